@@ -1,0 +1,64 @@
+// Walks a slice [begin, end) of an IterationShape's elements (in iteration order) as rows along the inner
+// dim, calling row(pointers, n) with each operand's address of the row's first element. Inner strides are
+// the shape's; a kernel reads them once, outside its loop.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+
+#include "engine/iteration_shape.h"
+
+namespace aclnn_cpu::engine {
+
+using OperandPointers = std::array<char*, kMaxOperands>;
+
+template <typename RowFn>
+void ForEachRow(const IterationShape& shape, const OperandPointers& bases, int64_t begin, int64_t end, RowFn&& row) {
+    if (begin >= end) return;
+    const int inner = shape.ndim - 1;
+    const int64_t inner_size = shape.sizes[inner];
+    // Multi-index of begin, innermost last.
+    std::array<int64_t, kMaxDims> index{};
+    int64_t rest = begin;
+    for (int d = inner; d >= 0; --d) {
+        index[d] = rest % shape.sizes[d];
+        rest /= shape.sizes[d];
+    }
+    int64_t position = begin;
+    while (position < end) {
+        OperandPointers pointers;
+        for (int k = 0; k < kMaxOperands; ++k) {
+            char* p = bases[k];
+            if (p != nullptr)
+                for (int d = 0; d <= inner; ++d) p += index[d] * shape.byte_strides[k][d];
+            pointers[k] = p;
+        }
+        const int64_t n = std::min(inner_size - index[inner], end - position);
+        row(pointers, n);
+        position += n;
+        index[inner] += n;
+        for (int d = inner; d > 0 && index[d] == shape.sizes[d]; --d) {
+            index[d] = 0;
+            ++index[d - 1];
+        }
+    }
+}
+
+// Splits [0, numel) into at most `threads` contiguous slices of at least `grain` elements and runs
+// slice(begin, end) on each, in parallel (OpenMP) when there is more than one. Every element belongs to
+// exactly one slice and elementwise kernels do not depend on the split, so results are the same for any
+// thread count.
+template <typename SliceFn>
+void ParallelSlices(int64_t numel, int threads, int64_t grain, SliceFn&& slice) {
+    int64_t slices = grain > 0 ? (numel + grain - 1) / grain : 1;
+    if (slices > threads) slices = threads;
+    if (slices <= 1) {
+        slice(int64_t{0}, numel);
+        return;
+    }
+#pragma omp parallel for num_threads(static_cast<int>(slices)) schedule(static, 1)
+    for (int64_t s = 0; s < slices; ++s) slice(numel * s / slices, numel * (s + 1) / slices);
+}
+
+}  // namespace aclnn_cpu::engine

@@ -1,0 +1,246 @@
+// Executors: creation by phase 1, the common phase 2, repeatable executors and address rebinding.
+#include <mutex>
+#include <new>
+#include <unordered_set>
+
+#include "aclnn/aclnn_base.h"
+#include "aclnn/opdev/op_errno.h"
+#include "common/config.h"
+#include "common/error_message.h"
+#include "executor/executor.h"
+#include "runtime/runtime_internal.h"
+#include "tensor/tensor.h"
+
+namespace aclnn_cpu {
+namespace {
+
+// Executors are looked up before use so that a consumed or destroyed executor gives a status, not a crash
+// (as far as its address has not been reused by a new executor).
+struct LiveExecutors {
+    std::mutex mutex;
+    std::unordered_set<const aclOpExecutor*> executors;
+};
+
+LiveExecutors& TheLiveExecutors() {
+    static LiveExecutors* live = new LiveExecutors;
+    return *live;
+}
+
+bool IsLive(const aclOpExecutor* executor) {
+    LiveExecutors& live = TheLiveExecutors();
+    std::lock_guard lock(live.mutex);
+    return live.executors.count(executor) == 1;
+}
+
+// Removes and frees executor; false when it was not live.
+bool Release(aclOpExecutor* executor) {
+    {
+        LiveExecutors& live = TheLiveExecutors();
+        std::lock_guard lock(live.mutex);
+        if (live.executors.erase(executor) == 0) return false;
+    }
+    delete executor;
+    return true;
+}
+
+enum class TensorRole { kInput, kOutput, kAny };
+
+aclnnStatus SetAddress(const char* caller, aclOpExecutor* executor, size_t index, aclTensor* tensor, void* addr,
+                       TensorRole role) {
+    // As in CANN, the address is stored into the tensor before the executor is looked at.
+    if (tensor != nullptr) tensor->data = addr;
+    if (executor == nullptr || tensor == nullptr) {
+        SetErrorMessage("%s: Expected a proper %s but got null", caller, executor == nullptr ? "executor" : "tensor");
+        return ACLNN_ERR_INNER_NULLPTR;
+    }
+    if (!IsLive(executor)) {
+        SetErrorMessage("%s: executor %p is not live (already run, or destroyed)", caller,
+                        static_cast<void*>(executor));
+        return ACLNN_ERR_PARAM_INVALID;
+    }
+    std::vector<aclTensor*> candidates;
+    if (role != TensorRole::kOutput) candidates = executor->inputs;
+    if (role != TensorRole::kInput)
+        candidates.insert(candidates.end(), executor->outputs.begin(), executor->outputs.end());
+    if (index >= candidates.size()) {
+        SetErrorMessage("%s: index %zu is out of range; %s has %zu such tensors", caller, index, executor->op_name,
+                        candidates.size());
+        return ACLNN_ERR_PARAM_INVALID;
+    }
+    if (candidates[index] != tensor) {
+        SetErrorMessage("%s: tensor %p is not tensor #%zu of this %s executor, so the new address would not be used",
+                        caller, static_cast<void*>(tensor), index, executor->op_name);
+        return ACLNN_ERR_PARAM_INVALID;
+    }
+    return ACLNN_SUCCESS;
+}
+
+aclnnStatus NoTensorLists(const char* caller, aclOpExecutor* executor, aclTensorList* tensors) {
+    if (executor == nullptr || tensors == nullptr) {
+        SetErrorMessage("%s: Expected a proper %s but got null", caller,
+                        executor == nullptr ? "executor" : "tensor list");
+        return ACLNN_ERR_INNER_NULLPTR;
+    }
+    SetErrorMessage("%s: the operators of aclnn-cpu take no tensor-list arguments", caller);
+    return ACLNN_ERR_PARAM_INVALID;
+}
+
+}  // namespace
+
+aclOpExecutor* CreateExecutor(std::shared_ptr<const OpPlan> plan, std::vector<aclTensor*> inputs,
+                              std::vector<aclTensor*> outputs, const char* op_name) {
+    aclOpExecutor* executor = new (std::nothrow) aclOpExecutor;
+    if (executor == nullptr) return nullptr;
+    try {
+        executor->plan = std::move(plan);
+        executor->inputs = std::move(inputs);
+        executor->outputs = std::move(outputs);
+        executor->op_name = op_name;
+        LiveExecutors& live = TheLiveExecutors();
+        std::lock_guard lock(live.mutex);
+        live.executors.insert(executor);
+    } catch (const std::bad_alloc&) {
+        delete executor;
+        return nullptr;
+    }
+    return executor;
+}
+
+aclnnStatus RunExecutor(void* workspace, uint64_t workspace_size, aclOpExecutor* executor, aclrtStream stream,
+                        const char* caller) {
+    if (executor == nullptr) {
+        SetErrorMessage("%s: Expected a proper executor but got null for argument executor.", caller);
+        return ACLNN_ERR_PARAM_NULLPTR;
+    }
+    if (!IsLive(executor)) {
+        SetErrorMessage("%s: executor %p is not live: a single-use executor is consumed by its first run, and a "
+                        "destroyed one cannot run", caller, static_cast<void*>(executor));
+        return ACLNN_ERR_PARAM_INVALID;
+    }
+    const uint64_t needed = executor->plan->WorkspaceSize();
+    aclnnStatus status = ACLNN_SUCCESS;
+    if (workspace_size > 0 && workspace == nullptr) {
+        SetErrorMessage("%s: workspaceSize is %llu but workspace is null", caller,
+                        static_cast<unsigned long long>(workspace_size));
+        status = ACLNN_ERR_PARAM_NULLPTR;
+    } else if (workspace_size < needed) {
+        SetErrorMessage("%s: workspaceSize %llu is smaller than the %llu bytes phase 1 asked for", caller,
+                        static_cast<unsigned long long>(workspace_size), static_cast<unsigned long long>(needed));
+        status = ACLNN_ERR_PARAM_INVALID;
+    } else if (needed > 0 && StrictMemoryChecks() && !rt::InsideDeviceAllocation(workspace, needed)) {
+        SetErrorMessage("%s: workspace [%p, +%llu bytes) is not inside one live aclrtMalloc block", caller, workspace,
+                        static_cast<unsigned long long>(needed));
+        status = ACLNN_ERR_PARAM_INVALID;
+    } else {
+        rt::Task task;
+        status = executor->plan->Bind(workspace, needed, &task);
+        if (status == ACLNN_SUCCESS && task) {
+            if (rt::EnqueueOnStream(stream, std::move(task), caller) != ACL_SUCCESS) status = ACLNN_ERR_PARAM_INVALID;
+        }
+    }
+    // A single-use executor is consumed by any run that reached it, as CANN's CommonOpExecutorRun does.
+    if (!executor->repeatable) Release(executor);
+    return status;
+}
+
+}  // namespace aclnn_cpu
+
+using aclnn_cpu::SetAddress;
+using aclnn_cpu::TensorRole;
+
+extern "C" {
+
+aclnnStatus aclnnInit(const char* configPath) {
+    (void)configPath;  // no debug configuration applies to a CPU build
+    return ACLNN_SUCCESS;
+}
+
+aclnnStatus aclnnFinalize(void) { return ACLNN_SUCCESS; }
+
+aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor* executor) {
+    if (executor == nullptr) {
+        aclnn_cpu::SetErrorMessage("aclSetAclOpExecutorRepeatable: Expected a proper executor but got null");
+        return ACLNN_ERR_INNER_NULLPTR;
+    }
+    if (!aclnn_cpu::IsLive(executor)) {
+        aclnn_cpu::SetErrorMessage("aclSetAclOpExecutorRepeatable: executor %p is not live (already run, or "
+                                   "destroyed)", static_cast<void*>(executor));
+        return ACLNN_ERR_PARAM_INVALID;
+    }
+    executor->repeatable = true;
+    return ACLNN_SUCCESS;
+}
+
+aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor* executor) {
+    if (executor == nullptr) {
+        aclnn_cpu::SetErrorMessage("aclDestroyAclOpExecutor: Expected a proper executor but got null");
+        return ACLNN_ERR_INNER_NULLPTR;
+    }
+    if (!aclnn_cpu::IsLive(executor)) {
+        aclnn_cpu::SetErrorMessage("aclDestroyAclOpExecutor: executor %p is not live (already run, or destroyed)",
+                                   static_cast<void*>(executor));
+        return ACLNN_ERR_PARAM_INVALID;
+    }
+    if (!executor->repeatable) {
+        aclnn_cpu::SetErrorMessage("aclDestroyAclOpExecutor: executor %p is not repeatable; phase 2 frees it",
+                                   static_cast<void*>(executor));
+        return ACLNN_ERR_PARAM_INVALID;
+    }
+    aclnn_cpu::Release(executor);
+    return ACLNN_SUCCESS;
+}
+
+aclnnStatus aclSetInputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor, void* addr) {
+    return SetAddress("aclSetInputTensorAddr", executor, index, tensor, addr, TensorRole::kInput);
+}
+
+aclnnStatus aclSetOutputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor, void* addr) {
+    return SetAddress("aclSetOutputTensorAddr", executor, index, tensor, addr, TensorRole::kOutput);
+}
+
+aclnnStatus aclSetTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor, void* addr) {
+    return SetAddress("aclSetTensorAddr", executor, index, tensor, addr, TensorRole::kAny);
+}
+
+aclnnStatus aclSetDynamicInputTensorAddr(aclOpExecutor* executor, size_t, const size_t, aclTensorList* tensors,
+                                         void*) {
+    return aclnn_cpu::NoTensorLists("aclSetDynamicInputTensorAddr", executor, tensors);
+}
+
+aclnnStatus aclSetDynamicOutputTensorAddr(aclOpExecutor* executor, size_t, const size_t, aclTensorList* tensors,
+                                          void*) {
+    return aclnn_cpu::NoTensorLists("aclSetDynamicOutputTensorAddr", executor, tensors);
+}
+
+aclnnStatus aclSetDynamicTensorAddr(aclOpExecutor* executor, size_t, const size_t, aclTensorList* tensors, void*) {
+    return aclnn_cpu::NoTensorLists("aclSetDynamicTensorAddr", executor, tensors);
+}
+
+aclnnStatus AclSetInputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor, void* addr) {
+    return aclSetInputTensorAddr(executor, index, tensor, addr);
+}
+
+aclnnStatus AclSetOutputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor, void* addr) {
+    return aclSetOutputTensorAddr(executor, index, tensor, addr);
+}
+
+aclnnStatus AclSetTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor, void* addr) {
+    return aclSetTensorAddr(executor, index, tensor, addr);
+}
+
+aclnnStatus AclSetDynamicInputTensorAddr(aclOpExecutor* executor, size_t irIndex, const size_t relativeIndex,
+                                         aclTensorList* tensors, void* addr) {
+    return aclSetDynamicInputTensorAddr(executor, irIndex, relativeIndex, tensors, addr);
+}
+
+aclnnStatus AclSetDynamicOutputTensorAddr(aclOpExecutor* executor, size_t irIndex, const size_t relativeIndex,
+                                          aclTensorList* tensors, void* addr) {
+    return aclSetDynamicOutputTensorAddr(executor, irIndex, relativeIndex, tensors, addr);
+}
+
+aclnnStatus AclSetDynamicTensorAddr(aclOpExecutor* executor, size_t irIndex, const size_t relativeIndex,
+                                    aclTensorList* tensors, void* addr) {
+    return aclSetDynamicTensorAddr(executor, irIndex, relativeIndex, tensors, addr);
+}
+
+}  // extern "C"

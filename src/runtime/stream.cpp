@@ -1,0 +1,71 @@
+#include "runtime/stream.h"
+
+#include <exception>
+
+#include "acl/acl_rt.h"
+#include "common/error_message.h"
+
+namespace aclnn_cpu::rt {
+
+Stream::Stream() : worker_([this] { WorkerLoop(); }) {}
+
+Stream::~Stream() {
+    {
+        std::lock_guard lock(mutex_);
+        stopping_ = true;
+    }
+    work_ready_.notify_one();
+    worker_.join();
+}
+
+void Stream::Enqueue(Task task) {
+    {
+        std::lock_guard lock(mutex_);
+        queue_.push_back(std::move(task));
+    }
+    work_ready_.notify_one();
+}
+
+aclError Stream::Synchronize() {
+    std::unique_lock lock(mutex_);
+    idle_.wait(lock, [this] { return queue_.empty() && !running_task_; });
+    aclError failure = first_failure_;
+    first_failure_ = ACL_SUCCESS;
+    if (failure != ACL_SUCCESS) SetErrorMessage("%s", first_failure_message_.c_str());
+    return failure;
+}
+
+void Stream::WaitIdle() {
+    std::unique_lock lock(mutex_);
+    idle_.wait(lock, [this] { return queue_.empty() && !running_task_; });
+}
+
+void Stream::WorkerLoop() {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+        work_ready_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+        if (queue_.empty()) return;  // stopping, and everything enqueued has run
+        Task task = std::move(queue_.front());
+        queue_.pop_front();
+        running_task_ = true;
+        lock.unlock();
+        aclError status = ACL_SUCCESS;
+        try {
+            status = task();
+        } catch (const std::exception& e) {
+            SetErrorMessage("stream task failed: %s", e.what());
+            status = ACL_ERROR_RT_INTERNAL_ERROR;
+        }
+        task = nullptr;  // release what the task captured before reporting idle
+        const char* message = status != ACL_SUCCESS ? aclGetRecentErrMsg() : nullptr;
+        lock.lock();
+        running_task_ = false;
+        if (status != ACL_SUCCESS && first_failure_ == ACL_SUCCESS) {
+            first_failure_ = status;
+            first_failure_message_ = message != nullptr ? message : "a task on the stream failed";
+        }
+        if (queue_.empty()) idle_.notify_all();
+    }
+}
+
+}  // namespace aclnn_cpu::rt

@@ -1,0 +1,46 @@
+// A stream is an in-order queue of tasks executed by one worker thread: work enqueued on a stream runs after
+// everything enqueued before it, concurrently with other streams and with the caller, as on the NPU.
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "acl/acl_base.h"
+
+namespace aclnn_cpu::rt {
+
+using Task = std::function<aclError()>;
+
+class Stream {
+public:
+    Stream();
+    ~Stream();  // drains the queue, then stops the worker
+    Stream(const Stream&) = delete;
+    Stream& operator=(const Stream&) = delete;
+
+    void Enqueue(Task task);
+    // Waits until every task enqueued so far has finished; returns the first failure since the last
+    // synchronisation (and forgets it), or ACL_SUCCESS.
+    aclError Synchronize();
+    // Waits like Synchronize but keeps any failure for the next Synchronize.
+    void WaitIdle();
+
+private:
+    void WorkerLoop();
+
+    std::mutex mutex_;
+    std::condition_variable work_ready_;
+    std::condition_variable idle_;
+    std::deque<Task> queue_;
+    bool running_task_ = false;
+    bool stopping_ = false;
+    aclError first_failure_ = ACL_SUCCESS;
+    std::string first_failure_message_;  // moved to the synchronising thread's recent error
+    std::thread worker_;
+};
+
+}  // namespace aclnn_cpu::rt
