@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Installs the build into a fresh CANN-like prefix, then builds and runs both examples exactly as CANN's
+# documentation builds its samples (source set_env.sh; cmake -DCMAKE_SKIP_RPATH=TRUE; make; ./bin/opapi_test),
+# and checks what they print.
+# Usage: run_examples.sh <build dir> <examples dir> <work dir>
+set -euo pipefail
+build_dir=$1
+examples_dir=$2
+work=$3
+rm -rf "$work"
+mkdir -p "$work"
+prefix="$work/prefix"
+cmake --install "$build_dir" --prefix "$prefix" >/dev/null
+
+for lib in libascendcl.so libnnopbase.so libopapi_nn.so libopapi_math.so libopapi.so; do
+    [[ -f "$prefix/lib64/$lib" ]] || { echo "missing $prefix/lib64/$lib"; exit 1; }
+done
+
+run_example() {
+    local name=$1
+    local build="$work/$name-build"
+    mkdir -p "$build"
+    (
+        # A clean environment apart from what set_env.sh provides, as a CANN user would have.
+        unset LD_LIBRARY_PATH
+        source "$prefix/set_env.sh"
+        export ASCEND_CUSTOM_PATH="$ASCEND_HOME_PATH"
+        cd "$build"
+        cmake "$examples_dir/$name" -DCMAKE_CXX_COMPILER=g++ -DCMAKE_SKIP_RPATH=TRUE >cmake.log
+        # The sample must compile without a single warning.
+        make 2>&1 | tee make.log >/dev/null
+        if grep -qi "warning" make.log; then cat make.log; echo "$name: warnings while compiling"; exit 1; fi
+        cd bin
+        ./opapi_test
+    )
+}
+
+output=$(run_example soft_margin_loss_backward)
+echo "$output"
+expected=$'result[0] is: -0.000000\nresult[1] is: -0.067235\nresult[2] is: -0.059601\nresult[3] is: -0.035569'
+if [[ "$output" != "$expected" ]]; then
+    echo "soft_margin_loss_backward: unexpected output; expected:"
+    echo "$expected"
+    exit 1
+fi
+
+output=$(run_example repeatable_executor)
+echo "$output"
+[[ $(grep -c "result\[" <<<"$output") -eq 12 ]] || { echo "repeatable_executor: expected 12 results"; exit 1; }
+
+# A find_package(aclnn_cpu) consumer builds and runs too.
+mkdir -p "$work/find_package"
+cat >"$work/find_package/CMakeLists.txt" <<CMAKE
+cmake_minimum_required(VERSION 3.25)
+project(consumer CXX)
+find_package(aclnn_cpu REQUIRED)
+add_executable(consumer "$examples_dir/soft_margin_loss_backward/test_aclnn_soft_margin_loss_backward.cpp")
+target_link_libraries(consumer PRIVATE aclnn_cpu::aclnn_cpu)
+CMAKE
+(
+    unset LD_LIBRARY_PATH
+    cd "$work/find_package"
+    cmake -S . -B build -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+    cmake --build build >/dev/null
+    ./build/consumer | grep -q "result\[1\] is: -0.067235"
+) || { echo "find_package consumer failed"; exit 1; }
+
+# And a pkg-config consumer.
+(
+    unset LD_LIBRARY_PATH
+    export PKG_CONFIG_PATH="$prefix/lib64/pkgconfig"
+    g++ -std=c++11 -o "$work/pkgconfig_consumer" "$examples_dir/soft_margin_loss_backward/test_aclnn_soft_margin_loss_backward.cpp" \
+        $(pkg-config --cflags --libs aclnn_cpu)
+    "$work/pkgconfig_consumer" | grep -q "result\[2\] is: -0.059601"
+) || { echo "pkg-config consumer failed"; exit 1; }
+echo "examples OK"

@@ -1,0 +1,35 @@
+// Compiles every public header as C++ (built once per standard, 11 to 20) and checks CANN's spellings,
+// including the qualified enum names that CANN's samples use.
+#include <cstdio>
+#include <type_traits>
+
+#include "acl/acl.h"
+#include "aclnn/opdev/op_errno.h"
+#include "aclnnop/aclnn_soft_margin_loss_backward.h"
+
+static_assert(aclDataType::ACL_FLOAT == 0, "ACL_FLOAT");
+static_assert(aclDataType::ACL_FLOAT16 == 1, "ACL_FLOAT16");
+static_assert(aclDataType::ACL_BF16 == 27, "ACL_BF16");
+static_assert(aclFormat::ACL_FORMAT_ND == 2, "ACL_FORMAT_ND");
+static_assert(aclFormat::ACL_FORMAT_FRACTAL_NZ == 29, "ACL_FORMAT_FRACTAL_NZ");
+static_assert(std::is_same<aclnnStatus, int32_t>::value, "aclnnStatus is int32_t");
+static_assert(OK == 0, "OK");
+static_assert(ACLNN_ERR_PARAM_INVALID == 161002, "161002");
+static_assert(std::is_same<decltype(&aclnnSoftMarginLossBackwardGetWorkspaceSize),
+                           aclnnStatus (*)(const aclTensor*, const aclTensor*, const aclTensor*, int64_t, aclTensor*,
+                                           uint64_t*, aclOpExecutor**)>::value,
+              "phase 1 prototype");
+static_assert(std::is_same<decltype(&aclnnSoftMarginLossBackward),
+                           aclnnStatus (*)(void*, uint64_t, aclOpExecutor*, aclrtStream)>::value,
+              "phase 2 prototype");
+static_assert(std::is_same<decltype(&aclSetInputTensorAddr),
+                           aclnnStatus (*)(aclOpExecutor*, const size_t, aclTensor*, void*)>::value,
+              "aclSetInputTensorAddr prototype");
+
+int main() {
+    // The header is usable at run time too: the library answers through it.
+    uint32_t count = 0;
+    if (aclrtGetDeviceCount(&count) != ACL_SUCCESS || count != 1) return 1;
+    std::printf("headers OK (C++ %ld)\n", static_cast<long>(__cplusplus));
+    return 0;
+}

@@ -1,0 +1,82 @@
+#include "device_tensor.h"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "reference.h"
+
+namespace test_support {
+
+int64_t ElementSize(aclDataType type) { return type == ACL_FLOAT ? 4 : 2; }
+
+int64_t NumElements(const std::vector<int64_t>& dims) {
+    int64_t n = 1;
+    for (int64_t d : dims) n *= d;
+    return n;
+}
+
+std::vector<int64_t> ContiguousStrides(const std::vector<int64_t>& dims) {
+    std::vector<int64_t> strides(dims.size(), 1);
+    for (int d = static_cast<int>(dims.size()) - 2; d >= 0; --d) strides[d] = strides[d + 1] * dims[d + 1];
+    return strides;
+}
+
+TensorSpec DeviceTensor::Normalized(TensorSpec spec) {
+    if (spec.strides.empty()) spec.strides = ContiguousStrides(spec.dims);
+    return spec;
+}
+
+void DeviceTensor::Allocate(int64_t extra_elements) {
+    int64_t last = spec_.offset;
+    if (NumElements(spec_.dims) > 0)
+        for (size_t d = 0; d < spec_.dims.size(); ++d) last += (spec_.dims[d] - 1) * spec_.strides[d];
+    storage_elements_ = last + 1 + extra_elements;
+    storage_bytes_ = storage_elements_ * ElementSize(spec_.type);
+    host_.assign(static_cast<size_t>(storage_bytes_), 0);
+    if (aclrtMalloc(&device_, static_cast<size_t>(storage_bytes_), ACL_MEM_MALLOC_NORMAL_ONLY) != ACL_SUCCESS)
+        throw std::runtime_error("aclrtMalloc failed in a test");
+}
+
+void DeviceTensor::CreateTensor() {
+    tensor_ = aclCreateTensor(spec_.dims.data(), spec_.dims.size(), spec_.type, spec_.strides.data(), spec_.offset,
+                              spec_.format, spec_.dims.data(), spec_.dims.size(), device_);
+}
+
+DeviceTensor::~DeviceTensor() {
+    aclDestroyTensor(tensor_);
+    aclrtFree(device_);
+}
+
+int64_t DeviceTensor::StorageIndex(const std::vector<int64_t>& index) const {
+    int64_t at = spec_.offset;
+    for (size_t d = 0; d < index.size(); ++d) at += index[d] * spec_.strides[d];
+    return at;
+}
+
+double DeviceTensor::HostValue(int64_t storage_index) const {
+    return DecodeElement(host_.data() + storage_index * ElementSize(spec_.type), spec_.type);
+}
+
+void DeviceTensor::SetStorage(int64_t storage_index, double value) {
+    EncodeElement(RoundToType(value, spec_.type), spec_.type, host_.data() + storage_index * ElementSize(spec_.type));
+}
+
+void DeviceTensor::Upload() {
+    aclrtMemcpy(device_, static_cast<size_t>(storage_bytes_), host_.data(), static_cast<size_t>(storage_bytes_),
+                ACL_MEMCPY_HOST_TO_DEVICE);
+}
+
+std::vector<uint8_t> DeviceTensor::Download() const {
+    std::vector<uint8_t> bytes(static_cast<size_t>(storage_bytes_));
+    aclrtMemcpy(bytes.data(), bytes.size(), device_, bytes.size(), ACL_MEMCPY_DEVICE_TO_HOST);
+    return bytes;
+}
+
+std::vector<int64_t> BroadcastIndex(const std::vector<int64_t>& index, const std::vector<int64_t>& dims) {
+    std::vector<int64_t> result(dims.size());
+    const size_t lead = index.size() - dims.size();
+    for (size_t d = 0; d < dims.size(); ++d) result[d] = dims[d] == 1 ? 0 : index[lead + d];
+    return result;
+}
+
+}  // namespace test_support

@@ -1,0 +1,42 @@
+// The tests' own float64 model of aclnnSoftMarginLossBackward and of the three element formats. It shares no
+// code with the library: decoding uses ldexp on the bit fields, rounding uses nearbyint on a scaled value.
+#pragma once
+
+#include <cstdint>
+
+#include "acl/acl_base.h"
+
+namespace test_support {
+
+// Exact value of the element at p, of dtype FLOAT, FLOAT16 or BFLOAT16.
+double DecodeElement(const void* p, aclDataType type);
+
+// v rounded to nearest (ties to even) in type's format, with overflow to infinity and gradual underflow.
+double RoundToType(double v, aclDataType type);
+
+// Size of one unit in the last place of type's format at the magnitude of v (the subnormal spacing near 0).
+double UlpOf(double v, aclDataType type);
+
+// Encodes v (already representable in type) into dst.
+void EncodeElement(double v, aclDataType type, void* dst);
+
+// CANN's type promotion within {FLOAT, FLOAT16, BFLOAT16}.
+aclDataType PromoteTypes(aclDataType a, aclDataType b);
+
+struct ReferenceValue {
+    double value;         // the formula in float64, with fp32 overflow (to infinity) at every step
+    bool nan_acceptable;  // -x*y lies within 0.1 of the fp32 exp overflow threshold: NaN or value are both right
+};
+
+// cof * g * (-y * e) / (1 + e), e = exp(-x*y), evaluated step by step in float64 from the fp32-rounded
+// product x*y; a step whose magnitude exceeds the fp32 range becomes infinite, as it does in the fp32 kernel,
+// so inf/inf gives NaN there too.
+ReferenceValue SoftMarginLossGradReference(double x, double y, double g, double cof);
+
+// Checks an element of out against the reference: promote-type rounding, conversion to out's type, and the
+// tolerances of SPEC section 4 (FLOAT: 8 ulp; FLOAT16/BFLOAT16: 1 ulp of the promote type; plus one ulp of
+// out's type when out is narrower). Returns an empty string when it matches, else a description.
+const char* CheckElement(const ReferenceValue& reference, aclDataType promote, aclDataType out_type, double got,
+                         double* expected_out);
+
+}  // namespace test_support
