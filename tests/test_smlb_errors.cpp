@@ -1,2 +1,246 @@
+// Phase 1 of aclnnSoftMarginLossBackward on bad arguments, one row per check of SPEC section 4 (in order):
+// the exact status, *executor and *workspaceSize untouched, out's storage bitwise unchanged, and a recent
+// error message that names the argument and the rule.
 #include <gtest/gtest.h>
-TEST(Placeholder, Pending) { GTEST_SKIP(); }
+
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclnn/opdev/op_errno.h"
+#include "aclnnop/aclnn_soft_margin_loss_backward.h"
+
+namespace {
+
+constexpr size_t kBlockBytes = 4096;
+
+// One tensor argument: its description, created over its own 4 KiB device block.
+struct TensorArg {
+    std::vector<int64_t> dims = {2, 3};
+    std::vector<int64_t> strides;  // empty: contiguous
+    int64_t offset = 0;
+    aclDataType type = ACL_FLOAT;
+    aclFormat format = ACL_FORMAT_ND;
+    bool null_tensor = false;
+    enum class Data { kDevice, kHost, kNull, kEndOfBlock } data = Data::kDevice;
+};
+
+struct Scenario {
+    TensorArg grad, self, target, out;
+    int64_t reduction = 0;
+    bool null_workspace_size = false;
+    bool null_executor = false;
+};
+
+struct Row {
+    const char* name;
+    std::function<void(Scenario&)> setup;
+    aclnnStatus status;
+    std::vector<std::string> message_parts;  // all must appear in aclGetRecentErrMsg()
+};
+
+std::vector<int64_t> Contiguous(const std::vector<int64_t>& dims) {
+    std::vector<int64_t> strides(dims.size(), 1);
+    for (int d = static_cast<int>(dims.size()) - 2; d >= 0; --d) strides[d] = strides[d + 1] * dims[d + 1];
+    return strides;
+}
+
+class Fixture {
+public:
+    explicit Fixture(const Scenario& s) {
+        grad_ = Make(s.grad, 0);
+        self_ = Make(s.self, 1);
+        target_ = Make(s.target, 2);
+        out_ = Make(s.out, 3);
+    }
+    ~Fixture() {
+        for (aclTensor* t : {grad_, self_, target_, out_}) aclDestroyTensor(t);
+        for (void* block : blocks_) aclrtFree(block);
+    }
+    std::vector<uint8_t> OutBlock() const {
+        std::vector<uint8_t> bytes(kBlockBytes);
+        aclrtMemcpy(bytes.data(), kBlockBytes, blocks_[3], kBlockBytes, ACL_MEMCPY_DEVICE_TO_HOST);
+        return bytes;
+    }
+    aclTensor *grad_, *self_, *target_, *out_;
+
+private:
+    aclTensor* Make(const TensorArg& arg, int slot) {
+        void* block = nullptr;
+        EXPECT_EQ(aclrtMalloc(&block, kBlockBytes, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
+        std::vector<uint8_t> pattern(kBlockBytes);
+        for (size_t i = 0; i < kBlockBytes; ++i) pattern[i] = static_cast<uint8_t>(i * 7 + slot);
+        aclrtMemcpy(block, kBlockBytes, pattern.data(), kBlockBytes, ACL_MEMCPY_HOST_TO_DEVICE);
+        blocks_[slot] = block;
+        if (arg.null_tensor) return nullptr;
+        void* data = block;
+        if (arg.data == TensorArg::Data::kHost) data = host_[slot];
+        if (arg.data == TensorArg::Data::kNull) data = nullptr;
+        if (arg.data == TensorArg::Data::kEndOfBlock) data = static_cast<char*>(block) + kBlockBytes - 8;
+        const std::vector<int64_t> strides = arg.strides.empty() ? Contiguous(arg.dims) : arg.strides;
+        return aclCreateTensor(arg.dims.data(), arg.dims.size(), arg.type, strides.data(), arg.offset, arg.format,
+                               arg.dims.data(), arg.dims.size(), data);
+    }
+    void* blocks_[4] = {};
+    float host_[4][64] = {};
+};
+
+void ExpectRejected(const Row& row) {
+    Scenario scenario;
+    row.setup(scenario);
+    Fixture fixture(scenario);
+    const std::vector<uint8_t> out_before = fixture.OutBlock();
+    uint64_t workspace_size = 777;
+    aclOpExecutor* const sentinel = reinterpret_cast<aclOpExecutor*>(0x1234);
+    aclOpExecutor* executor = sentinel;
+    const aclnnStatus status = aclnnSoftMarginLossBackwardGetWorkspaceSize(
+        fixture.grad_, fixture.self_, fixture.target_, scenario.reduction, fixture.out_,
+        scenario.null_workspace_size ? nullptr : &workspace_size, scenario.null_executor ? nullptr : &executor);
+    EXPECT_EQ(status, row.status) << row.name;
+    EXPECT_EQ(executor, sentinel) << row.name << ": *executor was written";
+    EXPECT_EQ(workspace_size, 777u) << row.name << ": *workspaceSize was written";
+    EXPECT_EQ(fixture.OutBlock(), out_before) << row.name << ": out's storage changed";
+    const char* message = aclGetRecentErrMsg();
+    ASSERT_NE(message, nullptr) << row.name;
+    for (const std::string& part : row.message_parts)
+        EXPECT_NE(std::string(message).find(part), std::string::npos)
+            << row.name << ": message \"" << message << "\" lacks \"" << part << "\"";
+}
+
+const std::vector<Row>& Rows() {
+    static const std::vector<Row> rows = {
+        // 1. output pointers
+        {"null workspaceSize", [](Scenario& s) { s.null_workspace_size = true; }, ACLNN_ERR_PARAM_NULLPTR,
+         {"workspaceSize"}},
+        {"null executor", [](Scenario& s) { s.null_executor = true; }, ACLNN_ERR_PARAM_NULLPTR, {"executor"}},
+        {"null executor before null tensor", [](Scenario& s) { s.null_executor = true; s.self.null_tensor = true; },
+         ACLNN_ERR_PARAM_NULLPTR, {"executor"}},
+        // 2. tensors, in order
+        {"null gradOutput", [](Scenario& s) { s.grad.null_tensor = true; }, ACLNN_ERR_PARAM_NULLPTR,
+         {"gradOutput", "null"}},
+        {"null self", [](Scenario& s) { s.self.null_tensor = true; }, ACLNN_ERR_PARAM_NULLPTR, {"self", "null"}},
+        {"null target", [](Scenario& s) { s.target.null_tensor = true; }, ACLNN_ERR_PARAM_NULLPTR, {"target"}},
+        {"null out", [](Scenario& s) { s.out.null_tensor = true; }, ACLNN_ERR_PARAM_NULLPTR, {"out"}},
+        {"null self before bad dtype", [](Scenario& s) { s.self.null_tensor = true; s.grad.type = ACL_DOUBLE; },
+         ACLNN_ERR_PARAM_NULLPTR, {"self"}},
+        // 3. dtypes
+        {"DOUBLE gradOutput", [](Scenario& s) { s.grad.type = ACL_DOUBLE; }, ACLNN_ERR_PARAM_INVALID,
+         {"gradOutput", "DOUBLE", "FLOAT16"}},
+        {"INT32 self", [](Scenario& s) { s.self.type = ACL_INT32; }, ACLNN_ERR_PARAM_INVALID, {"self", "INT32"}},
+        {"INT64 target", [](Scenario& s) { s.target.type = ACL_INT64; }, ACLNN_ERR_PARAM_INVALID, {"target"}},
+        {"DOUBLE out", [](Scenario& s) { s.out.type = ACL_DOUBLE; }, ACLNN_ERR_PARAM_INVALID, {"out", "DOUBLE"}},
+        {"undefined dtype number", [](Scenario& s) { s.self.type = static_cast<aclDataType>(999); },
+         ACLNN_ERR_PARAM_INVALID, {"self", "999"}},
+        {"bad dtype before bad rank",
+         [](Scenario& s) { s.target.type = ACL_BOOL; s.self.dims = std::vector<int64_t>(9, 1); },
+         ACLNN_ERR_PARAM_INVALID, {"target", "BOOL"}},
+        // 4. ranks
+        {"rank 9 self", [](Scenario& s) { s.self.dims = std::vector<int64_t>(9, 1); }, ACLNN_ERR_PARAM_INVALID,
+         {"self", "9 dims", "at most 8"}},
+        {"rank 9 out", [](Scenario& s) { s.out.dims = {1, 1, 1, 1, 1, 1, 1, 2, 3}; }, ACLNN_ERR_PARAM_INVALID,
+         {"out", "9 dims"}},
+        // 5. layouts
+        {"negative dim", [](Scenario& s) { s.target.dims = {2, -3}; s.target.strides = {3, 1}; },
+         ACLNN_ERR_PARAM_INVALID, {"target", "negative dim"}},
+        {"negative stride", [](Scenario& s) { s.grad.strides = {3, -1}; }, ACLNN_ERR_PARAM_INVALID,
+         {"gradOutput", "negative stride"}},
+        {"negative offset", [](Scenario& s) { s.self.offset = -1; }, ACLNN_ERR_PARAM_INVALID,
+         {"self", "negative offset"}},
+        {"element count overflow",
+         [](Scenario& s) { s.self.dims = {int64_t{1} << 40, int64_t{1} << 40}; s.self.strides = {0, 0}; },
+         ACLNN_ERR_PARAM_INVALID, {"self", "element count"}},
+        {"byte span overflow", [](Scenario& s) { s.out.strides = {int64_t{1} << 62, 1}; }, ACLNN_ERR_PARAM_INVALID,
+         {"out", "byte span"}},
+        {"huge offset", [](Scenario& s) { s.grad.offset = INT64_MAX - 1; }, ACLNN_ERR_PARAM_INVALID,
+         {"gradOutput", "overflows"}},
+        // 6. broadcast
+        {"gradOutput vs self", [](Scenario& s) { s.grad.dims = {4, 3}; }, ACLNN_ERR_PARAM_INVALID,
+         {"gradOutput", "[4,3]", "self", "[2,3]", "broadcast"}},
+        {"target vs the rest", [](Scenario& s) { s.target.dims = {5}; }, ACLNN_ERR_PARAM_INVALID,
+         {"target", "[5]", "broadcast"}},
+        {"zero against two", [](Scenario& s) { s.self.dims = {0, 3}; }, ACLNN_ERR_PARAM_INVALID,
+         {"gradOutput", "self", "[0,3]"}},
+        // 7. out's shape
+        {"out transposed shape", [](Scenario& s) { s.out.dims = {3, 2}; }, ACLNN_ERR_PARAM_INVALID,
+         {"out", "[3,2]", "[2,3]"}},
+        {"out with an extra leading 1", [](Scenario& s) { s.out.dims = {1, 2, 3}; }, ACLNN_ERR_PARAM_INVALID,
+         {"out", "[1,2,3]"}},
+        {"out of the unbroadcast size", [](Scenario& s) { s.self.dims = {4, 2, 3}; }, ACLNN_ERR_PARAM_INVALID,
+         {"out", "[4,2,3]"}},
+        // 8. reduction
+        {"reduction 3", [](Scenario& s) { s.reduction = 3; }, ACLNN_ERR_PARAM_INVALID, {"reduction", "3"}},
+        {"reduction -1", [](Scenario& s) { s.reduction = -1; }, ACLNN_ERR_PARAM_INVALID, {"reduction", "-1"}},
+        // 9. out maps two elements to one address
+        {"out expanded", [](Scenario& s) { s.out.strides = {0, 1}; }, ACLNN_ERR_PARAM_INVALID,
+         {"out", "same address"}},
+        {"out overlapping strides", [](Scenario& s) { s.out.strides = {1, 1}; }, ACLNN_ERR_PARAM_INVALID,
+         {"out", "same address"}},
+        // 10. strict memory
+        {"self in host memory", [](Scenario& s) { s.self.data = TensorArg::Data::kHost; }, ACLNN_ERR_PARAM_INVALID,
+         {"self", "aclrtMalloc", "ACLNN_CPU_STRICT_MEMORY"}},
+        {"out runs past its block", [](Scenario& s) { s.out.data = TensorArg::Data::kEndOfBlock; },
+         ACLNN_ERR_PARAM_INVALID, {"out", "aclrtMalloc"}},
+        {"out offset past its block", [](Scenario& s) { s.out.offset = 1020; }, ACLNN_ERR_PARAM_INVALID, {"out"}},
+        {"target data null", [](Scenario& s) { s.target.data = TensorArg::Data::kNull; }, ACLNN_ERR_PARAM_INVALID,
+         {"target", "null"}},
+    };
+    return rows;
+}
+
+TEST(SoftMarginLossBackwardErrors, EveryCheckInOrder) {
+    for (const Row& row : Rows()) {
+        SCOPED_TRACE(row.name);
+        ExpectRejected(row);
+    }
+}
+
+TEST(SoftMarginLossBackwardErrors, NullDataIsRejectedEvenWithoutStrictChecks) {
+    setenv("ACLNN_CPU_STRICT_MEMORY", "0", 1);
+    ExpectRejected({"null data, strict off", [](Scenario& s) { s.grad.data = TensorArg::Data::kNull; },
+                    ACLNN_ERR_PARAM_INVALID, {"gradOutput", "null"}});
+    unsetenv("ACLNN_CPU_STRICT_MEMORY");
+}
+
+TEST(SoftMarginLossBackwardErrors, HostBuffersAreAcceptedWithoutStrictChecks) {
+    setenv("ACLNN_CPU_STRICT_MEMORY", "0", 1);
+    std::vector<float> grad = {1, 1, 1, 1}, self = {0, 1, 2, 3}, target = {1, -1, 1, -1}, out(4, 7.0f);
+    const int64_t dims[] = {4};
+    const int64_t strides[] = {1};
+    aclTensor* tensors[4];
+    float* data[4] = {grad.data(), self.data(), target.data(), out.data()};
+    for (int i = 0; i < 4; ++i)
+        tensors[i] = aclCreateTensor(dims, 1, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, dims, 1, data[i]);
+    uint64_t workspace_size = 0;
+    aclOpExecutor* executor = nullptr;
+    ASSERT_EQ(aclnnSoftMarginLossBackwardGetWorkspaceSize(tensors[0], tensors[1], tensors[2], 0, tensors[3],
+                                                          &workspace_size, &executor),
+              0);
+    ASSERT_EQ(aclnnSoftMarginLossBackward(nullptr, workspace_size, executor, nullptr), 0);
+    ASSERT_EQ(aclrtSynchronizeStream(nullptr), 0);
+    EXPECT_FLOAT_EQ(out[0], -0.5f);
+    EXPECT_NE(out[3], 7.0f);
+    for (aclTensor* t : tensors) aclDestroyTensor(t);
+    unsetenv("ACLNN_CPU_STRICT_MEMORY");
+}
+
+TEST(SoftMarginLossBackwardErrors, FractalNzGradOutputOnlyWarns) {
+    Scenario scenario;
+    scenario.grad.format = ACL_FORMAT_FRACTAL_NZ;
+    Fixture fixture(scenario);
+    uint64_t workspace_size = 1;
+    aclOpExecutor* executor = nullptr;
+    testing::internal::CaptureStderr();
+    const aclnnStatus status = aclnnSoftMarginLossBackwardGetWorkspaceSize(
+        fixture.grad_, fixture.self_, fixture.target_, 0, fixture.out_, &workspace_size, &executor);
+    const std::string err = testing::internal::GetCapturedStderr();
+    ASSERT_EQ(status, 0);
+    EXPECT_NE(err.find("FRACTAL_NZ"), std::string::npos) << err;
+    EXPECT_EQ(workspace_size, 0u);
+    EXPECT_EQ(aclnnSoftMarginLossBackward(nullptr, 0, executor, nullptr), 0);
+    EXPECT_EQ(aclrtSynchronizeStream(nullptr), 0);
+}
+
+}  // namespace

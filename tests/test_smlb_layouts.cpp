@@ -1,2 +1,211 @@
+// Memory layouts of aclnnSoftMarginLossBackward: storage outside out's view is never touched, in-place use,
+// out overlapping an input in other ways (the result equals reading all inputs first), empty tensors, and
+// determinism across layouts, thread counts and runs.
 #include <gtest/gtest.h>
-TEST(Placeholder, Pending) { GTEST_SKIP(); }
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclnnop/aclnn_soft_margin_loss_backward.h"
+#include "random_cases.h"
+#include "reference.h"
+#include "smlb_harness.h"
+
+namespace {
+
+using namespace test_support;
+
+const Uniform kValues{6.0};
+
+TEST(Layouts, StorageOutsideOutsViewIsUntouched) {
+    std::mt19937_64 rng(21);
+    for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+        DeviceTensor grad(Dense({4, 6}, ACL_FLOAT), rng, kValues);
+        DeviceTensor self(Dense({4, 6}, ACL_FLOAT), rng, kValues);
+        DeviceTensor target(Dense({6}, ACL_FLOAT), rng, kValues);
+        // out: every other column of every other row of a padded 9 x 14 buffer, starting at element 3;
+        // the storage around it is filled with random sentinel values and 16 more elements after the end.
+        TensorSpec spec = Dense({4, 6}, type);
+        spec.strides = {28, 2};
+        spec.offset = 3;
+        DeviceTensor out(spec, rng, kValues, 16);
+        ASSERT_EQ(RunSoftMarginLossBackward(grad.tensor(), self.tensor(), target.tensor(), 0, out.tensor()), 0);
+        const std::string failure =
+            VerifyAgainstReference({&grad, &self, &target}, 0, out.spec(), out.Download(), out.host());
+        EXPECT_TRUE(failure.empty()) << failure;
+    }
+}
+
+// out is the very same view as one input: computed in place, without workspace.
+TEST(Layouts, InPlaceOnEachInput) {
+    for (int which = 0; which < 3; ++which) {
+        std::mt19937_64 rng(30 + which);
+        TensorSpec spec = Dense({5, 7}, ACL_FLOAT16);
+        spec.strides = {1, 5};  // transposed, to show the identity check is by view, not by contiguity
+        DeviceTensor grad(spec, rng, kValues), self(spec, rng, kValues), target(spec, rng, kValues);
+        DeviceTensor* inputs[3] = {&grad, &self, &target};
+        aclTensor* out = aclCreateTensor(spec.dims.data(), 2, spec.type, spec.strides.data(), 0, ACL_FORMAT_ND,
+                                         spec.dims.data(), 2, inputs[which]->device());
+        uint64_t workspace_size = 99;
+        ASSERT_EQ(RunSoftMarginLossBackward(grad.tensor(), self.tensor(), target.tensor(), 1, out, nullptr,
+                                            &workspace_size),
+                  0);
+        EXPECT_EQ(workspace_size, 0u) << "in place needs no workspace";
+        // The reference reads the inputs' mirrors, which still hold the values from before the run.
+        const std::string failure = VerifyAgainstReference({&grad, &self, &target}, 1, inputs[which]->spec(),
+                                                           inputs[which]->Download(), inputs[which]->host());
+        EXPECT_TRUE(failure.empty()) << "in place on input " << which << ": " << failure;
+        aclDestroyTensor(out);
+    }
+}
+
+struct OverlapCase {
+    const char* name;
+    int64_t out_offset;              // elements into self's buffer
+    std::vector<int64_t> out_strides;
+    aclDataType out_type;
+};
+
+// out shares self's buffer in ways other than being the same view: shifted, transposed, a different dtype.
+TEST(Layouts, OverlappingOutEqualsReadingInputsFirst) {
+    const std::vector<OverlapCase> cases = {
+        {"shifted by one element", 1, {6, 1}, ACL_FLOAT},
+        {"shifted back", 0, {6, 1}, ACL_FLOAT},
+        {"transposed over the same bytes", 0, {1, 6}, ACL_FLOAT},
+        {"half-width dtype at the same address", 0, {6, 1}, ACL_FLOAT16},
+    };
+    for (const OverlapCase& c : cases) {
+        std::mt19937_64 rng(50);
+        DeviceTensor grad(Dense({}, ACL_FLOAT), rng, kValues);
+        TensorSpec self_spec = Dense({6, 6}, ACL_FLOAT);
+        self_spec.offset = c.out_offset == 0 ? 1 : 0;  // self and out start at different elements
+        DeviceTensor self(self_spec, rng, kValues, 8);
+        DeviceTensor target(Dense({6, 1}, ACL_FLOAT), rng, kValues);
+        const int64_t dims[] = {6, 6};
+        aclTensor* out = aclCreateTensor(dims, 2, c.out_type, c.out_strides.data(), c.out_offset, ACL_FORMAT_ND, dims,
+                                         2, self.device());
+        uint64_t workspace_size = 0;
+        ASSERT_EQ(RunSoftMarginLossBackward(grad.tensor(), self.tensor(), target.tensor(), 0, out, nullptr,
+                                            &workspace_size),
+                  0)
+            << c.name << ": " << aclGetRecentErrMsg();
+        EXPECT_GT(workspace_size, 0u) << c.name << ": overlap needs a staging workspace";
+        TensorSpec out_spec = Dense({6, 6}, c.out_type);
+        out_spec.strides = c.out_strides;
+        out_spec.offset = c.out_offset;
+        // self's buffer is out's storage: out's elements must match the reference computed from self's values
+        // before the run, and every other element of the buffer must keep its bytes.
+        const std::string failure =
+            VerifyAgainstReference({&grad, &self, &target}, 0, out_spec, self.Download(), self.host());
+        EXPECT_TRUE(failure.empty()) << c.name << ": " << failure;
+        aclDestroyTensor(out);
+    }
+}
+
+TEST(Layouts, RebindingIntoAnOverlapStillReadsInputsFirst) {
+    std::mt19937_64 rng(60);
+    DeviceTensor grad(Dense({8}, ACL_FLOAT), rng, kValues);
+    DeviceTensor self(Dense({8}, ACL_FLOAT), rng, kValues, 1);
+    DeviceTensor target(Dense({8}, ACL_FLOAT), rng, kValues);
+    DeviceTensor out(Dense({8}, ACL_FLOAT), rng, kValues);
+    uint64_t size = 1;
+    aclOpExecutor* executor = nullptr;
+    ASSERT_EQ(aclnnSoftMarginLossBackwardGetWorkspaceSize(grad.tensor(), self.tensor(), target.tensor(), 0,
+                                                          out.tensor(), &size, &executor),
+              0);
+    ASSERT_EQ(size, 0u);
+    ASSERT_EQ(aclSetAclOpExecutorRepeatable(executor), 0);
+    // Point out one element into self: phase 1 planned no workspace, so phase 2 stages internally.
+    ASSERT_EQ(aclSetOutputTensorAddr(executor, 0, out.tensor(), static_cast<float*>(self.device()) + 1), 0);
+    ASSERT_EQ(aclnnSoftMarginLossBackward(nullptr, 0, executor, nullptr), 0);
+    ASSERT_EQ(aclrtSynchronizeStream(nullptr), 0);
+    TensorSpec out_spec = Dense({8}, ACL_FLOAT);
+    out_spec.offset = 1;
+    const std::string failure =
+        VerifyAgainstReference({&grad, &self, &target}, 0, out_spec, self.Download(), self.host());
+    EXPECT_TRUE(failure.empty()) << failure;
+    EXPECT_EQ(aclDestroyAclOpExecutor(executor), 0);
+}
+
+TEST(Layouts, EmptyTensorsSucceedAndWriteNothing) {
+    std::mt19937_64 rng(70);
+    struct Case {
+        std::vector<int64_t> grad, self, target;
+    };
+    for (const Case& c : {Case{{2, 0}, {2, 0}, {2, 0}}, Case{{0}, {1}, {1}}, Case{{}, {3, 0, 2}, {2}}}) {
+        DeviceTensor grad(Dense(c.grad, ACL_FLOAT), rng, kValues, 4);
+        DeviceTensor self(Dense(c.self, ACL_BF16), rng, kValues, 4);
+        DeviceTensor target(Dense(c.target, ACL_FLOAT16), rng, kValues, 4);
+        std::vector<int64_t> shape = c.self.size() >= c.grad.size() ? c.self : c.grad;
+        if (c.grad == std::vector<int64_t>{0}) shape = {0};
+        DeviceTensor out(Dense(shape, ACL_FLOAT), rng, kValues, 4);
+        uint64_t workspace_size = 5;
+        ASSERT_EQ(RunSoftMarginLossBackward(grad.tensor(), self.tensor(), target.tensor(), 1, out.tensor(), nullptr,
+                                            &workspace_size),
+                  0)
+            << aclGetRecentErrMsg();
+        EXPECT_EQ(workspace_size, 0u);
+        EXPECT_EQ(out.Download(), out.host());
+    }
+    // Empty tensors address no memory, so a null data pointer is fine.
+    const int64_t dims[] = {2, 0};
+    aclTensor* empty[4];
+    for (auto& t : empty) t = aclCreateTensor(dims, 2, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, dims, 2, nullptr);
+    EXPECT_EQ(RunSoftMarginLossBackward(empty[0], empty[1], empty[2], 0, empty[3]), 0);
+    for (aclTensor* t : empty) aclDestroyTensor(t);
+}
+
+// The same values in different layouts give bit-identical results.
+TEST(Layouts, ResultsDoNotDependOnLayout) {
+    std::mt19937_64 rng(80);
+    const std::vector<int64_t> shape = {33, 47};
+    DeviceTensor grad(Dense(shape, ACL_BF16), rng, kValues);
+    DeviceTensor self(Dense(shape, ACL_FLOAT), rng, kValues);
+    DeviceTensor target(Dense(shape, ACL_FLOAT16), rng, kValues);
+    DeviceTensor out(Dense(shape, ACL_FLOAT), rng, kValues);
+    ASSERT_EQ(RunSoftMarginLossBackward(grad.tensor(), self.tensor(), target.tensor(), 1, out.tensor()), 0);
+
+    // The same values, stored transposed with padding, written to a transposed out.
+    auto transposed = [&](const DeviceTensor& dense, aclDataType type) {
+        TensorSpec spec = Dense(shape, type);
+        spec.strides = {1, 40};
+        spec.offset = 2;
+        auto t = std::make_unique<DeviceTensor>(spec, rng, kValues);
+        ForEachIndex(shape, [&](const std::vector<int64_t>& index) {
+            t->SetStorage(t->StorageIndex(index), dense.HostValue(dense.StorageIndex(index)));
+        });
+        t->Upload();
+        return t;
+    };
+    auto grad2 = transposed(grad, ACL_BF16), self2 = transposed(self, ACL_FLOAT),
+         target2 = transposed(target, ACL_FLOAT16), out2 = transposed(out, ACL_FLOAT);
+    ASSERT_EQ(RunSoftMarginLossBackward(grad2->tensor(), self2->tensor(), target2->tensor(), 1, out2->tensor()), 0);
+    const std::vector<uint8_t> a = out.Download(), b = out2->Download();
+    ForEachIndex(shape, [&](const std::vector<int64_t>& index) {
+        ASSERT_EQ(std::memcmp(a.data() + 4 * out.StorageIndex(index), b.data() + 4 * out2->StorageIndex(index), 4), 0);
+    });
+}
+
+TEST(Layouts, ResultsDoNotDependOnThreadCountOrRun) {
+    std::mt19937_64 rng(90);
+    const std::vector<int64_t> shape = {300, 700};
+    DeviceTensor grad(Dense({}, ACL_FLOAT), rng, kValues);
+    DeviceTensor self(Dense(shape, ACL_FLOAT), rng, kValues);
+    DeviceTensor target(Dense(shape, ACL_FLOAT), rng, kValues);
+    DeviceTensor out(Dense(shape, ACL_FLOAT16), rng, kValues);
+    std::vector<std::vector<uint8_t>> results;
+    for (const char* threads : {"1", "2", "3", "7"}) {
+        setenv("ACLNN_CPU_NUM_THREADS", threads, 1);
+        ASSERT_EQ(RunSoftMarginLossBackward(grad.tensor(), self.tensor(), target.tensor(), 1, out.tensor()), 0);
+        results.push_back(out.Download());
+    }
+    unsetenv("ACLNN_CPU_NUM_THREADS");
+    for (size_t i = 1; i < results.size(); ++i) EXPECT_EQ(results[i], results[0]) << "run " << i;
+}
+
+}  // namespace

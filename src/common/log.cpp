@@ -24,14 +24,24 @@ const char* LevelName(LogLevel level) {
     return "?";
 }
 
+bool PrintToStdout() {
+    const char* value = std::getenv("ASCEND_SLOG_PRINT_TO_STDOUT");
+    return value != nullptr && std::strcmp(value, "1") == 0;
+}
+
 }  // namespace
 
-bool LogEnabled(LogLevel level) { return static_cast<int>(level) >= ThresholdFromEnvironment(); }
+// CANN writes its logs to log files, not the terminal, unless ASCEND_SLOG_PRINT_TO_STDOUT=1. aclnn-cpu has no
+// log files: it prints to stdout in that case, to stderr when ASCEND_GLOBAL_LOG_LEVEL is set, and otherwise
+// keeps quiet (the messages stay available through aclGetRecentErrMsg()).
+bool LogEnabled(LogLevel level) {
+    if (!PrintToStdout() && std::getenv("ASCEND_GLOBAL_LOG_LEVEL") == nullptr) return false;
+    return static_cast<int>(level) >= ThresholdFromEnvironment();
+}
 
 void Log(LogLevel level, const char* format, ...) {
     if (!LogEnabled(level)) return;
-    const char* to_stdout = std::getenv("ASCEND_SLOG_PRINT_TO_STDOUT");
-    FILE* stream = (to_stdout != nullptr && std::strcmp(to_stdout, "1") == 0) ? stdout : stderr;
+    FILE* stream = PrintToStdout() ? stdout : stderr;
     char buffer[1024];
     va_list args;
     va_start(args, format);

@@ -1,5 +1,6 @@
-// Logging in the way CANN users configure it: ASCEND_GLOBAL_LOG_LEVEL (0 debug, 1 info, 2 warning, 3 error;
-// default 3) selects what is printed, on stderr, or on stdout when ASCEND_SLOG_PRINT_TO_STDOUT=1.
+// Logging in the way CANN users configure it: ASCEND_GLOBAL_LOG_LEVEL (0 debug, 1 info, 2 warning, 3 error,
+// 4 none; default 3) selects what is printed. Printing happens on stdout when ASCEND_SLOG_PRINT_TO_STDOUT=1,
+// on stderr when only ASCEND_GLOBAL_LOG_LEVEL is set, and not at all otherwise (CANN logs to files).
 #pragma once
 
 #include "common/export.h"

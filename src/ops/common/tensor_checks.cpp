@@ -21,7 +21,7 @@ std::string DataTypeName(aclDataType type) {
         case ACL_BOOL: return "BOOL";
         case ACL_COMPLEX64: return "COMPLEX64";
         case ACL_COMPLEX128: return "COMPLEX128";
-        default: return "dtype " + std::to_string(static_cast<int>(type));
+        default: return std::to_string(static_cast<int>(type)) + " (not a known aclDataType)";
     }
 }
 
