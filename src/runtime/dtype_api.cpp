@@ -1,5 +1,6 @@
 // aclDataTypeSize and AscendCL's saturating fp16 conversions.
 #include <cmath>
+#include <cstring>
 
 #include "acl/acl_base.h"
 #include "common/float_convert.h"
@@ -7,7 +8,9 @@
 extern "C" {
 
 size_t aclDataTypeSize(aclDataType dataType) {
-    switch (dataType) {
+    int32_t code;  // read as bytes: the caller may pass a number outside the enum's range
+    std::memcpy(&code, &dataType, sizeof code);
+    switch (code) {
         case ACL_INT8: case ACL_UINT8: case ACL_BOOL: case ACL_HIFLOAT8: case ACL_FLOAT8_E5M2:
         case ACL_FLOAT8_E4M3FN: case ACL_FLOAT8_E8M0:
             return 1;

@@ -8,7 +8,7 @@
 #include "aclnn/acl_meta.h"
 
 struct aclScalar {
-    aclDataType data_type;
+    int32_t data_type;
     unsigned char value[16];  // the value's bytes, as read from the caller's host memory
 };
 

@@ -49,7 +49,9 @@ aclScalar* aclCreateScalar(void* value, aclDataType dataType) {
                                                                           : "dataType has no scalar representation");
         return nullptr;
     }
-    aclScalar* scalar = new (std::nothrow) aclScalar{dataType, {}};
+    int32_t code;
+    std::memcpy(&code, &dataType, sizeof code);
+    aclScalar* scalar = new (std::nothrow) aclScalar{code, {}};
     if (scalar != nullptr) std::memcpy(scalar->value, value, size);
     return scalar;
 }

@@ -1,5 +1,6 @@
 // aclCreateTensor, aclInitTensor, aclDestroyTensor and the tensor getters.
 #include <algorithm>
+#include <cstring>
 #include <mutex>
 #include <new>
 #include <unordered_set>
@@ -28,8 +29,8 @@ void Fill(aclTensor* tensor, const int64_t* viewDims, uint64_t viewDimsNum, aclD
     tensor->strides = stride != nullptr ? std::vector<int64_t>(stride, stride + viewDimsNum)
                                         : ContiguousStrides(tensor->view_dims);
     tensor->offset = offset;
-    tensor->data_type = dataType;
-    tensor->format = format;
+    tensor->data_type = EnumCode(dataType);
+    tensor->format = EnumCode(format);
     tensor->storage_dims.assign(storageDims, storageDims + storageDimsNum);
     tensor->data = data;
 }
@@ -168,13 +169,13 @@ aclnnStatus aclGetViewOffset(const aclTensor* tensor, int64_t* offset) {
 
 aclnnStatus aclGetFormat(const aclTensor* tensor, aclFormat* format) {
     if (NullArgument("aclGetFormat", tensor, format)) return ACLNN_ERR_PARAM_NULLPTR;
-    *format = tensor->format;
+    std::memcpy(format, &tensor->format, sizeof tensor->format);
     return ACLNN_SUCCESS;
 }
 
 aclnnStatus aclGetDataType(const aclTensor* tensor, aclDataType* dataType) {
     if (NullArgument("aclGetDataType", tensor, dataType)) return ACLNN_ERR_PARAM_NULLPTR;
-    *dataType = tensor->data_type;
+    std::memcpy(dataType, &tensor->data_type, sizeof tensor->data_type);
     return ACLNN_SUCCESS;
 }
 

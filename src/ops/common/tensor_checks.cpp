@@ -4,7 +4,7 @@
 
 namespace aclnn_cpu::ops {
 
-std::string DataTypeName(aclDataType type) {
+std::string DataTypeName(int32_t type) {
     switch (type) {
         case ACL_FLOAT: return "FLOAT";
         case ACL_FLOAT16: return "FLOAT16";
@@ -21,7 +21,7 @@ std::string DataTypeName(aclDataType type) {
         case ACL_BOOL: return "BOOL";
         case ACL_COMPLEX64: return "COMPLEX64";
         case ACL_COMPLEX128: return "COMPLEX128";
-        default: return std::to_string(static_cast<int>(type)) + " (not a known aclDataType)";
+        default: return std::to_string(type) + " (not a known aclDataType)";
     }
 }
 

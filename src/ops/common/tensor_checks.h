@@ -12,7 +12,8 @@
 
 namespace aclnn_cpu::ops {
 
-std::string DataTypeName(aclDataType type);
+// type is the number the caller passed, which need not be one of aclDataType's values.
+std::string DataTypeName(int32_t type);
 std::string ShapeString(const std::vector<int64_t>& dims);
 
 // NumPy broadcast (right-aligned; 1 stretches; otherwise sizes must match). On failure returns false and

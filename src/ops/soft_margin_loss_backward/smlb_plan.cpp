@@ -18,7 +18,7 @@ constexpr const char* kTensorNames[4] = {"gradOutput", "self", "target", "out"};
 // Elements per thread below which more threads cost more than they give.
 constexpr int64_t kGrainElements = 32 * 1024;
 
-ElementType ToElementType(aclDataType type) {
+ElementType ToElementType(int32_t type) {
     switch (type) {
         case ACL_FLOAT16: return ElementType::kFloat16;
         case ACL_BF16: return ElementType::kBFloat16;

@@ -10,9 +10,9 @@ namespace {
 
 constexpr const char* kTensorNames[4] = {"gradOutput", "self", "target", "out"};
 
-bool SupportedType(aclDataType type) { return type == ACL_FLOAT || type == ACL_FLOAT16 || type == ACL_BF16; }
+bool SupportedType(int32_t type) { return type == ACL_FLOAT || type == ACL_FLOAT16 || type == ACL_BF16; }
 
-int64_t TypeSize(aclDataType type) { return type == ACL_FLOAT ? 4 : 2; }
+int64_t TypeSize(int32_t type) { return type == ACL_FLOAT ? 4 : 2; }
 
 }  // namespace
 
