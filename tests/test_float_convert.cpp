@@ -25,10 +25,10 @@ float NextDown(float f) { return std::nextafter(f, -INFINITY); }
 
 double DecodeBits(uint16_t bits, aclDataType type) { return DecodeElement(&bits, type); }
 
-TEST(FloatConvert, EveryHalfPatternWidensExactly) {
+void ExpectEveryPatternWidensExactly(aclDataType type, float (*widen)(uint16_t)) {
     for (uint32_t bits = 0; bits <= 0xffff; ++bits) {
-        const double expected = DecodeBits(static_cast<uint16_t>(bits), ACL_FLOAT16);
-        const float got = HalfToFloat(static_cast<uint16_t>(bits));
+        const double expected = DecodeBits(static_cast<uint16_t>(bits), type);
+        const float got = widen(static_cast<uint16_t>(bits));
         if (std::isnan(expected)) {
             ASSERT_TRUE(std::isnan(got)) << std::hex << bits;
         } else {
@@ -38,18 +38,9 @@ TEST(FloatConvert, EveryHalfPatternWidensExactly) {
     }
 }
 
-TEST(FloatConvert, EveryBf16PatternWidensExactly) {
-    for (uint32_t bits = 0; bits <= 0xffff; ++bits) {
-        const double expected = DecodeBits(static_cast<uint16_t>(bits), ACL_BF16);
-        const float got = Bf16ToFloat(static_cast<uint16_t>(bits));
-        if (std::isnan(expected)) {
-            ASSERT_TRUE(std::isnan(got)) << std::hex << bits;
-        } else {
-            ASSERT_EQ(static_cast<double>(got), expected) << std::hex << bits;
-            ASSERT_EQ(std::signbit(got), std::signbit(expected)) << std::hex << bits;
-        }
-    }
-}
+TEST(FloatConvert, EveryHalfPatternWidensExactly) { ExpectEveryPatternWidensExactly(ACL_FLOAT16, HalfToFloat); }
+
+TEST(FloatConvert, EveryBf16PatternWidensExactly) { ExpectEveryPatternWidensExactly(ACL_BF16, Bf16ToFloat); }
 
 // Narrowing f to type must give RoundToType(f) exactly, including infinities and signed zeros.
 void ExpectNarrowing(float f, aclDataType type) {

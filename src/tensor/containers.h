@@ -25,9 +25,9 @@ struct aclBoolArray {
 };
 
 struct aclTensorList {
-    std::vector<aclTensor*> tensors;  // owned: destroying the list destroys them
+    std::vector<aclTensor*> items;  // owned: destroying the list destroys them
 };
 
 struct aclScalarList {
-    std::vector<aclScalar*> scalars;  // owned
+    std::vector<aclScalar*> items;  // owned
 };

@@ -38,6 +38,25 @@ Array* CreateArray(const char* caller, const T* value, uint64_t size) {
     return array;
 }
 
+// A list takes ownership of the elements it is given.
+template <typename List, typename Element>
+List* CreateList(const char* caller, const Element* const* value, uint64_t size) {
+    if (value == nullptr && size > 0) {
+        aclnn_cpu::SetErrorMessage("%s: value is null but size is %llu", caller,
+                                   static_cast<unsigned long long>(size));
+        return nullptr;
+    }
+    List* list = new (std::nothrow) List;
+    if (list == nullptr) return nullptr;
+    try {
+        for (uint64_t i = 0; i < size; ++i) list->items.push_back(const_cast<Element*>(value[i]));
+    } catch (const std::bad_alloc&) {
+        delete list;
+        return nullptr;
+    }
+    return list;
+}
+
 }  // namespace
 
 extern "C" {
@@ -69,35 +88,11 @@ aclBoolArray* aclCreateBoolArray(const bool* value, uint64_t size) {
 }
 
 aclTensorList* aclCreateTensorList(const aclTensor* const* value, uint64_t size) {
-    if (value == nullptr && size > 0) {
-        aclnn_cpu::SetErrorMessage("aclCreateTensorList: value is null but size is not 0");
-        return nullptr;
-    }
-    aclTensorList* list = new (std::nothrow) aclTensorList;
-    if (list == nullptr) return nullptr;
-    try {
-        for (uint64_t i = 0; i < size; ++i) list->tensors.push_back(const_cast<aclTensor*>(value[i]));
-    } catch (const std::bad_alloc&) {
-        delete list;
-        return nullptr;
-    }
-    return list;
+    return CreateList<aclTensorList>("aclCreateTensorList", value, size);
 }
 
 aclScalarList* aclCreateScalarList(const aclScalar* const* value, uint64_t size) {
-    if (value == nullptr && size > 0) {
-        aclnn_cpu::SetErrorMessage("aclCreateScalarList: value is null but size is not 0");
-        return nullptr;
-    }
-    aclScalarList* list = new (std::nothrow) aclScalarList;
-    if (list == nullptr) return nullptr;
-    try {
-        for (uint64_t i = 0; i < size; ++i) list->scalars.push_back(const_cast<aclScalar*>(value[i]));
-    } catch (const std::bad_alloc&) {
-        delete list;
-        return nullptr;
-    }
-    return list;
+    return CreateList<aclScalarList>("aclCreateScalarList", value, size);
 }
 
 aclnnStatus aclDestroyScalar(const aclScalar* scalar) {
@@ -122,14 +117,14 @@ aclnnStatus aclDestroyBoolArray(const aclBoolArray* array) {
 
 aclnnStatus aclDestroyTensorList(const aclTensorList* array) {
     if (array == nullptr) return ACLNN_SUCCESS;
-    for (aclTensor* tensor : array->tensors) aclDestroyTensor(tensor);
+    for (aclTensor* tensor : array->items) aclDestroyTensor(tensor);
     delete array;
     return ACLNN_SUCCESS;
 }
 
 aclnnStatus aclDestroyScalarList(const aclScalarList* array) {
     if (array == nullptr) return ACLNN_SUCCESS;
-    for (aclScalar* scalar : array->scalars) delete scalar;
+    for (aclScalar* scalar : array->items) delete scalar;
     delete array;
     return ACLNN_SUCCESS;
 }
@@ -147,11 +142,11 @@ aclnnStatus aclGetBoolArraySize(const aclBoolArray* array, uint64_t* size) {
 }
 
 aclnnStatus aclGetTensorListSize(const aclTensorList* tensorList, uint64_t* size) {
-    return GetSize("aclGetTensorListSize", tensorList, size, tensorList ? tensorList->tensors.size() : 0);
+    return GetSize("aclGetTensorListSize", tensorList, size, tensorList ? tensorList->items.size() : 0);
 }
 
 aclnnStatus aclGetScalarListSize(const aclScalarList* scalarList, uint64_t* size) {
-    return GetSize("aclGetScalarListSize", scalarList, size, scalarList ? scalarList->scalars.size() : 0);
+    return GetSize("aclGetScalarListSize", scalarList, size, scalarList ? scalarList->items.size() : 0);
 }
 
 }  // extern "C"
