@@ -11,8 +11,6 @@
 
 namespace aclnn_cpu::engine {
 
-using OperandPointers = std::array<char*, kMaxOperands>;
-
 template <typename RowFn>
 void ForEachRow(const IterationShape& shape, const OperandPointers& bases, int64_t begin, int64_t end, RowFn&& row) {
     if (begin >= end) return;
@@ -57,8 +55,14 @@ void ParallelSlices(int64_t numel, int threads, int64_t grain, SliceFn&& slice) 
         slice(int64_t{0}, numel);
         return;
     }
+    // Slice boundaries fall on multiples of kSliceAlignment elements, so that each slice's rows start at
+    // the same alignment as the tensors (whole cache lines, whole vectors) wherever possible.
+    constexpr int64_t kSliceAlignment = 1024;
+    auto boundary = [&](int64_t s) {
+        return s == slices ? numel : numel / kSliceAlignment * s / slices * kSliceAlignment;
+    };
 #pragma omp parallel for num_threads(static_cast<int>(slices)) schedule(static, 1)
-    for (int64_t s = 0; s < slices; ++s) slice(numel * s / slices, numel * (s + 1) / slices);
+    for (int64_t s = 0; s < slices; ++s) slice(boundary(s), boundary(s + 1));
 }
 
 }  // namespace aclnn_cpu::engine

@@ -23,6 +23,9 @@ struct IterationShape {
     int64_t inner_stride(int operand) const { return byte_strides[operand][ndim - 1]; }
 };
 
+// Each operand's address of the current element (or row start); nullptr for an unused operand slot.
+using OperandPointers = std::array<char*, kMaxOperands>;
+
 // shape: the broadcast shape. element_strides[k]: operand k's strides in elements, one per dim of shape
 // (0 on broadcast dims). element_sizes[k]: bytes per element of operand k. order_by: the operand whose strides
 // choose the loop order (the output). All strides must be non-negative.

@@ -5,7 +5,7 @@
 #include <array>
 #include <cstdint>
 
-#include "engine/for_each_row.h"
+#include "engine/iteration_shape.h"
 #include "kernels/element_types.h"
 
 namespace aclnn_cpu::kernels {

@@ -7,6 +7,7 @@
 #include "common/config.h"
 #include "common/error_message.h"
 #include "engine/for_each_row.h"
+#include "kernels/smlb_simd.h"
 #include "runtime/runtime_internal.h"
 
 namespace aclnn_cpu::ops::smlb {
@@ -17,6 +18,8 @@ using kernels::ElementType;
 constexpr const char* kTensorNames[4] = {"gradOutput", "self", "target", "out"};
 // Elements per thread below which more threads cost more than they give.
 constexpr int64_t kGrainElements = 32 * 1024;
+// Output size from which stores bypass the caches.
+constexpr int64_t kStreamingBytes = int64_t{16} << 20;
 
 ElementType ToElementType(int32_t type) {
     switch (type) {
@@ -129,10 +132,17 @@ aclnnStatus SmlbPlan::CheckAddressesAndSizeWorkspace(const char* caller) {
 void SmlbPlan::Compute(const engine::IterationShape& shape, const engine::OperandPointers& bases, int threads) const {
     const std::array<int64_t, 4> inner_strides = {shape.inner_stride(0), shape.inner_stride(1), shape.inner_stride(2),
                                                   shape.inner_stride(3)};
+    kernels::SmlbSimdConfig config;
+    config.types = types_;
+    config.cof = cof_;
+    // Outputs far larger than the caches are written with non-temporal stores: they will not be read back
+    // soon, and streaming saves the read-for-ownership of every output line.
+    config.stream_stores = shape.numel * kernels::ElementSize(types_.operand[kernels::kOut]) >= kStreamingBytes;
     engine::ParallelSlices(shape.numel, threads, kGrainElements, [&](int64_t begin, int64_t end) {
         engine::ForEachRow(shape, bases, begin, end, [&](const engine::OperandPointers& row, int64_t n) {
-            kernels::SmlbRowScalar(types_, cof_, row, inner_strides, n);
+            kernels::SmlbRowSimd(config, row, inner_strides, n);
         });
+        if (config.stream_stores) kernels::FlushStreamingStores();
     });
 }
 

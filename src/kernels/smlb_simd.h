@@ -1,0 +1,37 @@
+// The SIMD row kernel of aclnnSoftMarginLossBackward (Highway, dynamic dispatch): every row of the plan,
+// whatever its operands' dtypes and strides, goes through the same vector arithmetic, so results are
+// bit-identical across layouts and thread counts on a given CPU.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/export.h"
+#include "engine/iteration_shape.h"
+#include "kernels/smlb_row_kernel.h"
+
+namespace aclnn_cpu::kernels {
+
+struct SmlbSimdConfig {
+    SmlbTypes types;
+    float cof = 1.0f;
+    bool stream_stores = false;  // non-temporal stores for outputs much larger than the caches
+};
+
+// Computes n elements: pointers/byte_strides per Operand (stride 0: a broadcast operand).
+void SmlbRowSimd(const SmlbSimdConfig& config, const engine::OperandPointers& pointers,
+                 const std::array<int64_t, 4>& byte_strides, int64_t n);
+
+// Orders non-temporal stores made by this thread before later loads and stores of other threads.
+void FlushStreamingStores();
+
+// Converts n contiguous elements from one dtype to another through the kernels' vector conversions
+// (widening to fp32, then narrowing), on the current dispatch target. For tests of those conversions.
+ACLNN_CPU_INTERNAL void ConvertRowSimd(ElementType from, const void* src, ElementType to, void* dst, int64_t n);
+
+// The name of the Highway target that SmlbRowSimd dispatches to now (for benchmarks and tests).
+ACLNN_CPU_INTERNAL std::string ActiveSimdTarget();
+
+}  // namespace aclnn_cpu::kernels

@@ -1,0 +1,107 @@
+// Per-target vector conversions between fp32 and FLOAT16/BFLOAT16 bit patterns (held in 32-bit lanes),
+// for Highway's foreach_target. Narrowing rounds to nearest, ties to even; NaN stays NaN; overflow gives
+// infinity; subnormals are exact. Highway 1.0.3's own bf16 demotion truncates and its software f16 path does
+// not round, so only the F16C instructions of the AVX2/AVX-512 targets are used as they are; every other
+// conversion is written here with integer operations (the same algorithm as common/float_convert.h).
+
+// Include guard toggled per target, as Highway's per-target headers require.
+#if defined(ACLNN_CPU_KERNELS_VECTOR_CONVERT_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef ACLNN_CPU_KERNELS_VECTOR_CONVERT_INL_H_
+#undef ACLNN_CPU_KERNELS_VECTOR_CONVERT_INL_H_
+#else
+#define ACLNN_CPU_KERNELS_VECTOR_CONVERT_INL_H_
+#endif
+
+#include "hwy/highway.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace aclnn_cpu::kernels::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+#undef ACLNN_CPU_HARDWARE_F16
+#if HWY_ARCH_X86 && (HWY_TARGET <= HWY_AVX2) && !defined(HWY_DISABLE_F16C)
+#define ACLNN_CPU_HARDWARE_F16 1  // vcvtph2ps / vcvtps2ph: exact widening, RNE narrowing
+#else
+#define ACLNN_CPU_HARDWARE_F16 0
+#endif
+
+// FLOAT16 bits (low 16 bits of each lane) -> fp32, exactly.
+template <class DF>
+HWY_INLINE hn::Vec<DF> HalfBitsToFloat(DF df, hn::Vec<hn::RebindToUnsigned<DF>> half) {
+    const hn::RebindToUnsigned<DF> du;
+    const hn::RebindToSigned<DF> di;
+#if ACLNN_CPU_HARDWARE_F16
+    const hn::Rebind<uint16_t, DF> du16;
+    const hn::Rebind<hwy::float16_t, DF> df16;
+    (void)du;
+    (void)di;
+    return hn::PromoteTo(df, hn::BitCast(df16, hn::DemoteTo(du16, hn::BitCast(di, half))));
+#else
+    const auto sign = hn::ShiftLeft<16>(hn::And(half, hn::Set(du, 0x8000u)));
+    const auto exponent = hn::And(hn::ShiftRight<10>(half), hn::Set(du, 0x1fu));
+    const auto mantissa = hn::And(half, hn::Set(du, 0x3ffu));
+    const auto normal = hn::Or(hn::ShiftLeft<23>(hn::Add(exponent, hn::Set(du, 112u))), hn::ShiftLeft<13>(mantissa));
+    const auto special = hn::Or(hn::Set(du, 0x7f800000u), hn::ShiftLeft<13>(mantissa));  // inf, NaN
+    // zero and subnormals: mantissa * 2^-24 is exact in fp32
+    const auto tiny = hn::BitCast(du, hn::Mul(hn::ConvertTo(df, hn::BitCast(di, mantissa)),
+                                             hn::Set(df, 5.9604644775390625e-8f)));
+    const auto is_zero_exp = hn::RebindMask(du, hn::Eq(hn::BitCast(di, exponent), hn::Zero(di)));
+    const auto is_max_exp = hn::RebindMask(du, hn::Eq(hn::BitCast(di, exponent), hn::Set(di, 0x1f)));
+    const auto magnitude = hn::IfThenElse(is_zero_exp, tiny, hn::IfThenElse(is_max_exp, special, normal));
+    return hn::BitCast(df, hn::Or(sign, magnitude));
+#endif
+}
+
+// fp32 -> FLOAT16 bits in the low 16 bits of each lane, rounded to nearest even.
+template <class DF>
+HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> FloatToHalfBits(DF df, hn::Vec<DF> value) {
+    const hn::RebindToUnsigned<DF> du;
+    const hn::RebindToSigned<DF> di;
+#if ACLNN_CPU_HARDWARE_F16
+    const hn::Rebind<uint16_t, DF> du16;
+    const hn::Rebind<hwy::float16_t, DF> df16;
+    (void)di;
+    return hn::PromoteTo(du, hn::BitCast(du16, hn::DemoteTo(df16, value)));
+#else
+    const auto bits = hn::BitCast(du, value);
+    const auto sign = hn::And(hn::ShiftRight<16>(bits), hn::Set(du, 0x8000u));
+    const auto magnitude = hn::And(bits, hn::Set(du, 0x7fffffffu));
+    const auto m = hn::BitCast(di, magnitude);  // non-negative: signed compares are exact
+    const auto nan = hn::Or(hn::Set(du, 0x7e00u), hn::And(hn::ShiftRight<13>(magnitude), hn::Set(du, 0x1ffu)));
+    const auto rounded = hn::Add(magnitude, hn::Add(hn::Set(du, 0x0fffu), hn::And(hn::ShiftRight<13>(magnitude),
+                                                                                  hn::Set(du, 1u))));
+    const auto normal = hn::ShiftRight<13>(hn::Sub(rounded, hn::Set(du, 0x38000000u)));
+    // Subnormal halves: adding 0.5 puts the value's 2^-24 units in the low mantissa bits, rounded by the FPU.
+    const auto shifted = hn::BitCast(du, hn::Add(hn::BitCast(df, magnitude), hn::Set(df, 0.5f)));
+    const auto subnormal = hn::Sub(shifted, hn::Set(du, 0x3f000000u));
+    auto result = hn::IfThenElse(hn::RebindMask(du, hn::Lt(m, hn::Set(di, 0x38800000))), subnormal, normal);
+    result = hn::IfThenElse(hn::RebindMask(du, hn::Gt(m, hn::Set(di, 0x477fefff))), hn::Set(du, 0x7c00u), result);
+    result = hn::IfThenElse(hn::RebindMask(du, hn::Gt(m, hn::Set(di, 0x7f800000))), nan, result);
+    return hn::Or(sign, result);
+#endif
+}
+
+// BFLOAT16 bits (low 16 bits of each lane) -> fp32, exactly.
+template <class DF>
+HWY_INLINE hn::Vec<DF> Bf16BitsToFloat(DF df, hn::Vec<hn::RebindToUnsigned<DF>> bf16) {
+    return hn::BitCast(df, hn::ShiftLeft<16>(bf16));
+}
+
+// fp32 -> BFLOAT16 bits in the low 16 bits of each lane, rounded to nearest even; NaN stays NaN (quieted).
+template <class DF>
+HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> FloatToBf16Bits(DF df, hn::Vec<DF> value) {
+    const hn::RebindToUnsigned<DF> du;
+    const hn::RebindToSigned<DF> di;
+    const auto bits = hn::BitCast(du, value);
+    const auto lsb = hn::And(hn::ShiftRight<16>(bits), hn::Set(du, 1u));
+    const auto rounded = hn::ShiftRight<16>(hn::Add(bits, hn::Add(hn::Set(du, 0x7fffu), lsb)));
+    const auto quiet_nan = hn::Or(hn::ShiftRight<16>(bits), hn::Set(du, 0x0040u));
+    const auto is_nan = hn::Gt(hn::BitCast(di, hn::And(bits, hn::Set(du, 0x7fffffffu))), hn::Set(di, 0x7f800000));
+    (void)df;
+    return hn::IfThenElse(hn::RebindMask(du, is_nan), quiet_nan, rounded);
+}
+
+}  // namespace aclnn_cpu::kernels::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#endif  // include guard
