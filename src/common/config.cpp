@@ -19,8 +19,12 @@ int ConfiguredThreadCount() {
         long parsed = std::strtol(value, &end, 10);
         if (end != value && *end == '\0' && parsed > 0 && parsed <= 4096) return static_cast<int>(parsed);
     }
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    return cores > 0 ? static_cast<int>(cores) : 1;
+    // sysconf reads /sys on every call: ask once.
+    static const int cores = [] {
+        const long online = sysconf(_SC_NPROCESSORS_ONLN);
+        return online > 0 ? static_cast<int>(online) : 1;
+    }();
+    return cores;
 }
 
 }  // namespace aclnn_cpu

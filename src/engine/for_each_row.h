@@ -43,6 +43,40 @@ void ForEachRow(const IterationShape& shape, const OperandPointers& bases, int64
     }
 }
 
+// Walks a slice [begin, end) of an IterationShape's elements as tiles over the two innermost dims.
+template <typename TileFn>
+void ForEachTile(const IterationShape& shape, const OperandPointers& bases, int64_t begin, int64_t end,
+                 TileFn&& tile_fn) {
+    if (begin >= end) return;
+    const int inner = shape.ndim - 1;
+    const int outer = inner - 1;  // -1 for a 1-D shape: the tile is one row
+    Tile tile;
+    tile.inner_size = shape.sizes[inner];
+    const int64_t tile_size = tile.inner_size * (outer >= 0 ? shape.sizes[outer] : 1);
+    for (int k = 0; k < kMaxOperands; ++k) {
+        tile.inner_stride[k] = shape.byte_strides[k][inner];
+        tile.outer_stride[k] = outer >= 0 ? shape.byte_strides[k][outer] : 0;
+    }
+    int64_t tile_index = begin / tile_size;  // which tile, over the dims outside the two innermost
+    int64_t position = begin;
+    while (position < end) {
+        int64_t rest = tile_index;
+        for (int k = 0; k < kMaxOperands; ++k) tile.origin[k] = bases[k];
+        for (int d = outer - 1; d >= 0; --d) {
+            const int64_t index = rest % shape.sizes[d];
+            rest /= shape.sizes[d];
+            for (int k = 0; k < kMaxOperands; ++k)
+                if (tile.origin[k] != nullptr) tile.origin[k] += index * shape.byte_strides[k][d];
+        }
+        const int64_t tile_start = tile_index * tile_size;
+        tile.first = position - tile_start;
+        tile.last = std::min(tile_size, end - tile_start);
+        tile_fn(static_cast<const Tile&>(tile));
+        position = tile_start + tile.last;
+        ++tile_index;
+    }
+}
+
 // Splits [0, numel) into at most `threads` contiguous slices of at least `grain` elements and runs
 // slice(begin, end) on each, in parallel (OpenMP) when there is more than one. Every element belongs to
 // exactly one slice and elementwise kernels do not depend on the split, so results are the same for any

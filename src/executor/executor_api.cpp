@@ -135,7 +135,8 @@ aclnnStatus RunExecutor(void* workspace, uint64_t workspace_size, aclOpExecutor*
         rt::Task task;
         status = executor->plan->Bind(workspace, needed, &task);
         if (status == ACLNN_SUCCESS && task) {
-            if (rt::EnqueueOnStream(stream, std::move(task), caller) != ACL_SUCCESS) status = ACLNN_ERR_PARAM_INVALID;
+            if (rt::EnqueueOnStream(stream, std::move(task), caller, executor->plan->IsSmall()) != ACL_SUCCESS)
+                status = ACLNN_ERR_PARAM_INVALID;
         }
     }
     // A single-use executor is consumed by any run that reached it, as CANN's CommonOpExecutorRun does.

@@ -19,6 +19,10 @@ public:
     // Phase 2, on the caller's thread: reads the tensors' current data addresses, checks them, and produces
     // the task that the stream will run. On failure sets the recent error message and returns an aclnn status.
     virtual aclnnStatus Bind(void* workspace, uint64_t workspace_size, rt::Task* task) const = 0;
+
+    // True when the work is so small that handing it to the stream's worker thread would cost more than
+    // running it (the stream then runs it on the caller's thread if it is idle).
+    virtual bool IsSmall() const = 0;
 };
 
 }  // namespace aclnn_cpu

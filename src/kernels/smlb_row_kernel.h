@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 
+#include "common/export.h"
 #include "engine/iteration_shape.h"
 #include "kernels/element_types.h"
 
@@ -18,8 +19,9 @@ struct SmlbTypes {
     ElementType promote;                 // the type the result is rounded to before conversion to out's
 };
 
-// The portable reference kernel: one element at a time through the scalar helpers.
-void SmlbRowScalar(const SmlbTypes& types, float cof, const engine::OperandPointers& pointers,
+// The portable reference kernel: one element at a time through the scalar helpers and libm's expf. The
+// operator runs the SIMD kernel (smlb_simd.h); this one is kept as the benchmark's scalar baseline.
+ACLNN_CPU_INTERNAL void SmlbRowScalar(const SmlbTypes& types, float cof, const engine::OperandPointers& pointers,
                    const std::array<int64_t, 4>& byte_strides, int64_t n);
 
 // Copies n elements of element_size bytes from src (stride src_stride) to dst (stride dst_stride).

@@ -20,9 +20,9 @@ struct SmlbSimdConfig {
     bool stream_stores = false;  // non-temporal stores for outputs much larger than the caches
 };
 
-// Computes n elements: pointers/byte_strides per Operand (stride 0: a broadcast operand).
-void SmlbRowSimd(const SmlbSimdConfig& config, const engine::OperandPointers& pointers,
-                 const std::array<int64_t, 4>& byte_strides, int64_t n);
+// Computes the elements [tile.first, tile.last) of a tile (operands indexed by Operand; stride 0 on both
+// tile dims: a broadcast operand).
+void SmlbTileSimd(const SmlbSimdConfig& config, const engine::Tile& tile);
 
 // Orders non-temporal stores made by this thread before later loads and stores of other threads.
 void FlushStreamingStores();

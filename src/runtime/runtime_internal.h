@@ -11,8 +11,10 @@
 namespace aclnn_cpu::rt {
 
 // Enqueues task on stream (nullptr: the default stream). Returns ACL_ERROR_INVALID_PARAM, with a message
-// naming caller, when stream is not a live stream.
-ACLNN_CPU_INTERNAL aclError EnqueueOnStream(aclrtStream stream, Task task, const char* caller);
+// naming caller, when stream is not a live stream. With small_task, a task that finds the stream idle runs
+// at once on the calling thread instead (same order, same result, no thread hand-off).
+ACLNN_CPU_INTERNAL aclError EnqueueOnStream(aclrtStream stream, Task task, const char* caller,
+                                            bool small_task = false);
 
 // True when [address, address + bytes) lies inside one live aclrtMalloc block.
 ACLNN_CPU_INTERNAL bool InsideDeviceAllocation(const void* address, size_t bytes);

@@ -26,6 +26,41 @@ void Stream::Enqueue(Task task) {
     work_ready_.notify_one();
 }
 
+bool Stream::TryRunInline(Task& task) {
+    {
+        std::lock_guard lock(mutex_);
+        if (!queue_.empty() || running_task_) return false;
+        running_task_ = true;
+    }
+    Finish(Execute(task));
+    return true;
+}
+
+aclError Stream::Execute(Task& task) {
+    aclError status = ACL_SUCCESS;
+    try {
+        status = task();
+    } catch (const std::exception& e) {
+        SetErrorMessage("stream task failed: %s", e.what());
+        status = ACL_ERROR_RT_INTERNAL_ERROR;
+    }
+    task = nullptr;  // release what the task captured before reporting idle
+    return status;
+}
+
+void Stream::Finish(aclError status) {
+    const char* message = status != ACL_SUCCESS ? aclGetRecentErrMsg() : nullptr;
+    std::lock_guard lock(mutex_);
+    running_task_ = false;
+    if (status != ACL_SUCCESS && first_failure_ == ACL_SUCCESS) {
+        first_failure_ = status;
+        first_failure_message_ = message != nullptr ? message : "a task on the stream failed";
+    }
+    if (queue_.empty()) idle_.notify_all();
+    // Work enqueued while the task ran inline is waiting for the worker.
+    if (!queue_.empty()) work_ready_.notify_one();
+}
+
 aclError Stream::Synchronize() {
     std::unique_lock lock(mutex_);
     idle_.wait(lock, [this] { return queue_.empty() && !running_task_; });
@@ -41,30 +76,18 @@ void Stream::WaitIdle() {
 }
 
 void Stream::WorkerLoop() {
-    std::unique_lock lock(mutex_);
     for (;;) {
-        work_ready_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
-        if (queue_.empty()) return;  // stopping, and everything enqueued has run
-        Task task = std::move(queue_.front());
-        queue_.pop_front();
-        running_task_ = true;
-        lock.unlock();
-        aclError status = ACL_SUCCESS;
-        try {
-            status = task();
-        } catch (const std::exception& e) {
-            SetErrorMessage("stream task failed: %s", e.what());
-            status = ACL_ERROR_RT_INTERNAL_ERROR;
+        Task task;
+        {
+            std::unique_lock lock(mutex_);
+            // running_task_ also covers a task run inline by a caller: the queue waits behind it.
+            work_ready_.wait(lock, [this] { return !running_task_ && (stopping_ || !queue_.empty()); });
+            if (queue_.empty()) return;  // stopping, and everything enqueued has run
+            task = std::move(queue_.front());
+            queue_.pop_front();
+            running_task_ = true;
         }
-        task = nullptr;  // release what the task captured before reporting idle
-        const char* message = status != ACL_SUCCESS ? aclGetRecentErrMsg() : nullptr;
-        lock.lock();
-        running_task_ = false;
-        if (status != ACL_SUCCESS && first_failure_ == ACL_SUCCESS) {
-            first_failure_ = status;
-            first_failure_message_ = message != nullptr ? message : "a task on the stream failed";
-        }
-        if (queue_.empty()) idle_.notify_all();
+        Finish(Execute(task));
     }
 }
 

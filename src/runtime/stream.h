@@ -23,6 +23,11 @@ public:
     Stream& operator=(const Stream&) = delete;
 
     void Enqueue(Task task);
+    // Runs task on the calling thread, now, if the stream is idle (nothing queued, nothing running), and
+    // returns true; otherwise returns false and leaves task alone. Work enqueued meanwhile by other threads
+    // waits behind it, so the stream's order holds. Used for small operators, whose hand-off to the worker
+    // thread would cost more than the work itself.
+    bool TryRunInline(Task& task);
     // Waits until every task enqueued so far has finished; returns the first failure since the last
     // synchronisation (and forgets it), or ACL_SUCCESS.
     aclError Synchronize();
@@ -31,9 +36,11 @@ public:
 
 private:
     void WorkerLoop();
+    aclError Execute(Task& task);
+    void Finish(aclError status);  // records a failure, clears running_task_, wakes waiters
 
     std::mutex mutex_;
-    std::condition_variable work_ready_;
+    std::condition_variable work_ready_;  // also signalled when an inline task finishes with work queued
     std::condition_variable idle_;
     std::deque<Task> queue_;
     bool running_task_ = false;

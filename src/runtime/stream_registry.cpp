@@ -85,12 +85,13 @@ void ShutDownDefaultStream() {
     // The destructor drains the queue and joins the worker, outside the registry lock.
 }
 
-aclError EnqueueOnStream(aclrtStream handle, Task task, const char* caller) {
+aclError EnqueueOnStream(aclrtStream handle, Task task, const char* caller, bool small_task) {
     std::shared_ptr<Stream> stream = FindStream(handle);
     if (!stream) {
         SetErrorMessage("%s: stream %p is not a live stream (never created, or already destroyed)", caller, handle);
         return ACL_ERROR_INVALID_PARAM;
     }
+    if (small_task && stream->TryRunInline(task)) return ACL_SUCCESS;
     stream->Enqueue(std::move(task));
     return ACL_SUCCESS;
 }

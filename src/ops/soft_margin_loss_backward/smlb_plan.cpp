@@ -130,8 +130,6 @@ aclnnStatus SmlbPlan::CheckAddressesAndSizeWorkspace(const char* caller) {
 }
 
 void SmlbPlan::Compute(const engine::IterationShape& shape, const engine::OperandPointers& bases, int threads) const {
-    const std::array<int64_t, 4> inner_strides = {shape.inner_stride(0), shape.inner_stride(1), shape.inner_stride(2),
-                                                  shape.inner_stride(3)};
     kernels::SmlbSimdConfig config;
     config.types = types_;
     config.cof = cof_;
@@ -139,9 +137,8 @@ void SmlbPlan::Compute(const engine::IterationShape& shape, const engine::Operan
     // soon, and streaming saves the read-for-ownership of every output line.
     config.stream_stores = shape.numel * kernels::ElementSize(types_.operand[kernels::kOut]) >= kStreamingBytes;
     engine::ParallelSlices(shape.numel, threads, kGrainElements, [&](int64_t begin, int64_t end) {
-        engine::ForEachRow(shape, bases, begin, end, [&](const engine::OperandPointers& row, int64_t n) {
-            kernels::SmlbRowSimd(config, row, inner_strides, n);
-        });
+        engine::ForEachTile(shape, bases, begin, end,
+                            [&](const engine::Tile& tile) { kernels::SmlbTileSimd(config, tile); });
         if (config.stream_stores) kernels::FlushStreamingStores();
     });
 }
@@ -170,6 +167,11 @@ void SmlbPlan::Run(const engine::OperandPointers& bases, char* staging, int thre
         });
     });
 }
+
+// Up to this many elements a call runs in well under the cost of waking the stream's worker thread.
+constexpr int64_t kSmallElements = 4096;
+
+bool SmlbPlan::IsSmall() const { return shape_.numel <= kSmallElements; }
 
 aclnnStatus SmlbPlan::Bind(void* workspace, uint64_t workspace_size, rt::Task* task) const {
     engine::OperandPointers bases{};

@@ -22,6 +22,7 @@ public:
 
     uint64_t WorkspaceSize() const override { return workspace_size_; }
     aclnnStatus Bind(void* workspace, uint64_t workspace_size, rt::Task* task) const override;
+    bool IsSmall() const override;
 
     int64_t numel() const { return shape_.numel; }
 

@@ -1,0 +1,33 @@
+// Collects every benchmark's rates while Google Benchmark's console reporter prints them, then prints the
+// table of ratios that SPEC section 5's targets are stated in.
+#pragma once
+
+#include <benchmark/benchmark.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace bench {
+
+// What a benchmark measured, keyed by the name it was registered under.
+struct Measured {
+    double bytes_per_second = 0;
+    double items_per_second = 0;
+    double real_time_ns = 0;  // per iteration (the median, for benchmarks run with repetitions)
+};
+
+class CollectingReporter : public benchmark::ConsoleReporter {
+public:
+    void ReportRuns(const std::vector<Run>& runs) override;
+    const std::map<std::string, Measured>& results() const { return results_; }
+
+private:
+    std::map<std::string, Measured> results_;
+};
+
+// Prints the ratio table for the sizes and thread counts that were run.
+void PrintRatioTable(const std::map<std::string, Measured>& results, const std::vector<int64_t>& large_sizes,
+                     const std::vector<int>& thread_counts);
+
+}  // namespace bench
