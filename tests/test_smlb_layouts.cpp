@@ -160,19 +160,27 @@ TEST(Layouts, EmptyTensorsSucceedAndWriteNothing) {
     for (aclTensor* t : empty) aclDestroyTensor(t);
 }
 
-// The same values in different layouts give bit-identical results.
-TEST(Layouts, ResultsDoNotDependOnLayout) {
+// The same values in different layouts give bit-identical results: contiguous operands take the kernels'
+// fused path (uniform dtypes) or blocked path (mixed dtypes), transposed ones always the blocked path.
+struct LayoutTypes {
+    aclDataType grad, self, target, out;
+};
+
+class LayoutIndependence : public ::testing::TestWithParam<LayoutTypes> {};
+
+TEST_P(LayoutIndependence, ResultsDoNotDependOnLayout) {
+    const LayoutTypes types = GetParam();
     std::mt19937_64 rng(80);
     const std::vector<int64_t> shape = {33, 47};
-    DeviceTensor grad(Dense(shape, ACL_BF16), rng, kValues);
-    DeviceTensor self(Dense(shape, ACL_FLOAT), rng, kValues);
-    DeviceTensor target(Dense(shape, ACL_FLOAT16), rng, kValues);
-    DeviceTensor out(Dense(shape, ACL_FLOAT), rng, kValues);
+    DeviceTensor grad(Dense(shape, types.grad), rng, kValues);
+    DeviceTensor self(Dense(shape, types.self), rng, kValues);
+    DeviceTensor target(Dense(shape, types.target), rng, kValues);
+    DeviceTensor out(Dense(shape, types.out), rng, kValues);
     ASSERT_EQ(RunSoftMarginLossBackward(grad.tensor(), self.tensor(), target.tensor(), 1, out.tensor()), 0);
 
     // The same values, stored transposed with padding, written to a transposed out.
-    auto transposed = [&](const DeviceTensor& dense, aclDataType type) {
-        TensorSpec spec = Dense(shape, type);
+    auto transposed = [&](const DeviceTensor& dense) {
+        TensorSpec spec = Dense(shape, dense.spec().type);
         spec.strides = {1, 40};
         spec.offset = 2;
         auto t = std::make_unique<DeviceTensor>(spec, rng, kValues);
@@ -182,14 +190,23 @@ TEST(Layouts, ResultsDoNotDependOnLayout) {
         t->Upload();
         return t;
     };
-    auto grad2 = transposed(grad, ACL_BF16), self2 = transposed(self, ACL_FLOAT),
-         target2 = transposed(target, ACL_FLOAT16), out2 = transposed(out, ACL_FLOAT);
+    auto grad2 = transposed(grad), self2 = transposed(self), target2 = transposed(target), out2 = transposed(out);
     ASSERT_EQ(RunSoftMarginLossBackward(grad2->tensor(), self2->tensor(), target2->tensor(), 1, out2->tensor()), 0);
     const std::vector<uint8_t> a = out.Download(), b = out2->Download();
+    const int64_t size = ElementSize(types.out);
     ForEachIndex(shape, [&](const std::vector<int64_t>& index) {
-        ASSERT_EQ(std::memcmp(a.data() + 4 * out.StorageIndex(index), b.data() + 4 * out2->StorageIndex(index), 4), 0);
+        ASSERT_EQ(std::memcmp(a.data() + size * out.StorageIndex(index), b.data() + size * out2->StorageIndex(index),
+                              static_cast<size_t>(size)),
+                  0);
     });
 }
+
+INSTANTIATE_TEST_SUITE_P(Dtypes, LayoutIndependence,
+                         ::testing::Values(LayoutTypes{ACL_BF16, ACL_FLOAT, ACL_FLOAT16, ACL_FLOAT},
+                                           LayoutTypes{ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT},
+                                           LayoutTypes{ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16},
+                                           LayoutTypes{ACL_BF16, ACL_BF16, ACL_BF16, ACL_FLOAT16},
+                                           LayoutTypes{ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT}));
 
 TEST(Layouts, ResultsDoNotDependOnThreadCountOrRun) {
     std::mt19937_64 rng(90);

@@ -13,6 +13,7 @@
 #define HWY_TARGET_INCLUDE "kernels/smlb_simd.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 
@@ -41,23 +42,12 @@ HWY_INLINE hn::Vec<DF> GuardedExp(DF df, hn::Vec<DF> t) {
                           hn::Mul(t, hn::Set(df, std::numeric_limits<float>::infinity())));
 }
 
-// num / den for den in [1, +inf] or NaN: a reciprocal estimate refined by one Newton step (about 1 ulp),
-// cheaper than a division. Reciprocal estimates flush results below 2^-126 to zero, so a den above 2^64 is
-// scaled by 2^-64 first (exactly) and the quotient scaled back. den = +inf gives NaN (inf * 0 in the Newton
-// step), as inf/inf would.
-HWY_INLINE hn::Vec<DF> DivideByAtLeastOne(DF df, hn::Vec<DF> num, hn::Vec<DF> den) {
-    const auto huge = hn::Gt(den, hn::Set(df, 18446744073709551616.0f));  // 2^64
-    const auto scale = hn::IfThenElse(huge, hn::Set(df, 5.42101086242752217e-20f), hn::Set(df, 1.0f));  // 2^-64
-    const auto scaled = hn::Mul(den, scale);
-    const auto estimate = hn::ApproximateReciprocal(scaled);
-    const auto refined = hn::Mul(estimate, hn::NegMulAdd(scaled, estimate, hn::Set(df, 2.0f)));
-    return hn::Mul(hn::Mul(num, refined), scale);
-}
-
-// CANN's kernel, in its order: p = x*y; e = exp(-p); q = (-y*e) / (e+1); r = q * (g*cof).
+// CANN's kernel, in its order: p = x*y; e = exp(-p); q = (-y*e) / (e+1); r = q * (g*cof). -p is formed as
+// x * (-y), which rounds to exactly -(x*y), so -y is computed once.
 HWY_INLINE hn::Vec<DF> SoftMarginLossGrad(DF df, hn::Vec<DF> x, hn::Vec<DF> y, hn::Vec<DF> g, hn::Vec<DF> cof) {
-    const auto e = GuardedExp(df, hn::Neg(hn::Mul(x, y)));
-    const auto q = DivideByAtLeastOne(df, hn::Mul(hn::Neg(y), e), hn::Add(e, hn::Set(df, 1.0f)));
+    const auto minus_y = hn::Neg(y);
+    const auto e = GuardedExp(df, hn::Mul(x, minus_y));
+    const auto q = hn::Div(hn::Mul(minus_y, e), hn::Add(e, hn::Set(df, 1.0f)));
     return hn::Mul(q, hn::Mul(g, cof));
 }
 
@@ -97,10 +87,109 @@ HWY_INLINE void StoreAsType(DF df, ElementType type, hn::Vec<DF> v, char* p) {
 #endif
     {
         const auto bits = type == ElementType::kFloat16 ? FloatToHalfBits(df, v) : FloatToBf16Bits(df, v);
-        packed = hn::DemoteTo(du16, hn::BitCast(DI(), bits));
+        packed = hn::TruncateTo(du16, bits);
     }
     // 16-bit results fill half a vector: on 128-bit targets that is not a whole store, so no streaming.
     hn::StoreU(packed, du16, reinterpret_cast<uint16_t*>(p));
+}
+
+// The same loads and stores with the dtype known at compile time, for the fused runs below.
+template <ElementType kType>
+HWY_INLINE hn::Vec<DF> LoadTyped(DF df, const char* p) {
+    return LoadAsFloat(df, kType, p);
+}
+
+// One element at p, widened exactly, in every lane (widening is exact, so this equals what the loads give).
+template <ElementType kType>
+HWY_INLINE hn::Vec<DF> BroadcastTyped(DF df, const char* p) {
+    if (kType == ElementType::kFloat32) {
+        float value;
+        std::memcpy(&value, p, sizeof value);
+        return hn::Set(df, value);
+    }
+    uint16_t bits;
+    std::memcpy(&bits, p, sizeof bits);
+    const auto lanes = hn::Set(DU(), static_cast<uint32_t>(bits));
+    return kType == ElementType::kFloat16 ? HalfBitsToFloat(df, lanes) : Bf16BitsToFloat(df, lanes);
+}
+
+// Whether streaming stores of 16-bit results write exactly one whole vector register (not on 128-bit
+// targets, whose 16-bit half vectors are 8 bytes).
+constexpr bool kCanStream16 = hn::MaxLanes(DU16()) * sizeof(uint16_t) >= 16;
+
+// Rows of a tile in which every input is contiguous along the row or constant along it (one value per
+// row), all inputs have dtype kIn, and out is contiguous along the row with dtype kOut. The dtypes are
+// template arguments so loads and conversions compile to straight-line vector code, and the constants
+// of the arithmetic are set up once for all the rows.
+struct FusedRows {
+    const char* in[3];        // first element of the first row
+    int64_t in_outer[3];      // bytes from one row to the next
+    bool in_constant[3];      // one value per row (inner stride 0)
+    char* out;
+    int64_t out_outer;
+    int64_t rows;
+    int64_t count;            // elements per row
+};
+
+template <ElementType kIn, ElementType kOut, bool kStream>
+void FusedKernel(const SmlbSimdConfig& config, const FusedRows& a) {
+    const DF df;
+    const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
+    constexpr int64_t kInSize = kIn == ElementType::kFloat32 ? 4 : 2;
+    constexpr int64_t kOutSize = kOut == ElementType::kFloat32 ? 4 : 2;
+    // The inputs' common dtype is the promote type; rounding to it is implied when out has it too.
+    constexpr bool kRound = kIn != ElementType::kFloat32 && kIn != kOut;
+    constexpr bool kStreamHere = kStream && (kOut == ElementType::kFloat32 || kCanStream16);
+    const auto cof = hn::Set(df, config.cof);
+    const int64_t full = a.count / lanes * lanes;
+    const int64_t rest = a.count - full;
+    HWY_ALIGN char tail_in[3][hn::MaxLanes(df) * sizeof(float)] = {};
+    HWY_ALIGN char tail_out[hn::MaxLanes(df) * sizeof(float)];
+    for (int64_t row = 0; row < a.rows; ++row) {
+        const char* p[3];
+        hn::Vec<DF> constant[3];
+        for (int k = 0; k < 3; ++k) {
+            p[k] = a.in[k] + row * a.in_outer[k];
+            constant[k] = a.in_constant[k] ? BroadcastTyped<kIn>(df, p[k]) : hn::Zero(df);
+        }
+        char* out = a.out + row * a.out_outer;
+        auto input = [&](int k, const char* at) { return a.in_constant[k] ? constant[k] : LoadTyped<kIn>(df, at); };
+        for (int64_t i = 0; i < full; i += lanes) {
+            auto r = SoftMarginLossGrad(df, input(kSelf, p[kSelf] + i * kInSize), input(kTarget, p[kTarget] + i * kInSize),
+                                        input(kGradOutput, p[kGradOutput] + i * kInSize), cof);
+            if (kRound) r = RoundToType(df, kIn, r);
+            StoreAsType<kStreamHere>(df, kOut, r, out + i * kOutSize);
+        }
+        if (rest == 0) continue;
+        // The tail goes through the same vector code on zero-padded copies.
+        for (int k = 0; k < 3; ++k)
+            if (!a.in_constant[k]) std::memcpy(tail_in[k], p[k] + full * kInSize, static_cast<size_t>(rest * kInSize));
+        auto r = SoftMarginLossGrad(df, input(kSelf, tail_in[kSelf]), input(kTarget, tail_in[kTarget]),
+                                    input(kGradOutput, tail_in[kGradOutput]), cof);
+        if (kRound) r = RoundToType(df, kIn, r);
+        StoreAsType<false>(df, kOut, r, tail_out);
+        std::memcpy(out + full * kOutSize, tail_out, static_cast<size_t>(rest * kOutSize));
+    }
+}
+
+using FusedKernelFn = void (*)(const SmlbSimdConfig&, const FusedRows&);
+
+template <ElementType kIn, bool kStream>
+FusedKernelFn PickFusedOut(ElementType out) {
+    switch (out) {
+        case ElementType::kFloat16: return &FusedKernel<kIn, ElementType::kFloat16, kStream>;
+        case ElementType::kBFloat16: return &FusedKernel<kIn, ElementType::kBFloat16, kStream>;
+        default: return &FusedKernel<kIn, ElementType::kFloat32, kStream>;
+    }
+}
+
+template <bool kStream>
+FusedKernelFn PickFused(ElementType in, ElementType out) {
+    switch (in) {
+        case ElementType::kFloat16: return PickFusedOut<ElementType::kFloat16, kStream>(out);
+        case ElementType::kBFloat16: return PickFusedOut<ElementType::kBFloat16, kStream>(out);
+        default: return PickFusedOut<ElementType::kFloat32, kStream>(out);
+    }
 }
 
 // An operand as the kernel sees it within one tile.
@@ -217,7 +306,8 @@ HWY_INLINE void ComputeBlock(const SmlbSimdConfig& config, const Operand* in, co
     }
 }
 
-void SmlbTile(const SmlbSimdConfig& config, const engine::Tile& tile) {
+// The general path: blocks of kBlock elements through fp32 buffers (any dtypes, any strides).
+void BlockedTile(const SmlbSimdConfig& config, const engine::Tile& tile) {
     const DF df;
     const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
     HWY_ALIGN float buffers[3][kBlock];
@@ -259,6 +349,75 @@ void SmlbTile(const SmlbSimdConfig& config, const engine::Tile& tile) {
                          [&](int64_t i, hn::Vec<DF> r) { StoreAsType<false>(df, out_type, r, raw + i * out.size); });
             Scatter(raw, out, tile.inner_size, first, len);
         }
+    }
+}
+
+// True when every input is contiguous or constant along rows, out is contiguous along rows, and the inputs
+// share one dtype: then whole row runs go through FusedRun, straight from and to memory.
+bool Fusable(const SmlbSimdConfig& config, const engine::Tile& tile) {
+    const SmlbTypes& types = config.types;
+    if (types.operand[kGradOutput] != types.operand[kSelf] || types.operand[kSelf] != types.operand[kTarget])
+        return false;
+    const int64_t in_size = ElementSize(types.operand[kSelf]);
+    for (int k = 0; k < 3; ++k)
+        if (tile.inner_stride[k] != 0 && tile.inner_stride[k] != in_size) return false;
+    return tile.inner_stride[kOut] == ElementSize(types.operand[kOut]);
+}
+
+void FusedTile(const SmlbSimdConfig& config, const engine::Tile& tile) {
+    const DF df;
+    const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
+    const ElementType in_type = config.types.operand[kSelf], out_type = config.types.operand[kOut];
+    const int64_t in_size = ElementSize(in_type), out_size = ElementSize(out_type);
+    // Rows merge into one run where every operand continues seamlessly from one row to the next.
+    bool seamless = tile.outer_stride[kOut] == tile.inner_size * out_size;
+    for (int k = 0; k < 3; ++k) {
+        seamless = seamless && (tile.inner_stride[k] == 0 ? tile.outer_stride[k] == 0
+                                                           : tile.outer_stride[k] == tile.inner_size * in_size);
+    }
+    const int64_t row_length = seamless ? tile.last : tile.inner_size;
+    auto run = [&](int64_t row, int64_t column, int64_t rows, int64_t count) {
+        FusedRows a;
+        for (int k = 0; k < 3; ++k) {
+            a.in[k] = tile.origin[k] + row * tile.outer_stride[k] + column * tile.inner_stride[k];
+            a.in_outer[k] = tile.outer_stride[k];
+            a.in_constant[k] = tile.inner_stride[k] == 0;
+        }
+        a.out = tile.origin[kOut] + row * tile.outer_stride[kOut] + column * out_size;
+        a.out_outer = tile.outer_stride[kOut];
+        a.rows = rows;
+        a.count = count;
+        // Streaming stores need every row to start on a vector boundary.
+        const uintptr_t vector_bytes = static_cast<uintptr_t>(lanes * out_size);
+        const bool aligned = reinterpret_cast<uintptr_t>(a.out) % vector_bytes == 0 &&
+                             (rows == 1 || static_cast<uintptr_t>(a.out_outer) % vector_bytes == 0);
+        (config.stream_stores && aligned ? PickFused<true>(in_type, out_type)
+                                         : PickFused<false>(in_type, out_type))(config, a);
+    };
+    // A partial first row, the whole rows, a partial last row.
+    int64_t row = seamless ? 0 : tile.first / row_length;
+    int64_t column = seamless ? tile.first : tile.first % row_length;
+    int64_t position = tile.first;
+    if (column != 0) {
+        const int64_t count = std::min(row_length - column, tile.last - position);
+        run(row, column, 1, count);
+        position += count;
+        ++row;
+    }
+    const int64_t whole_rows = (tile.last - position) / row_length;
+    if (whole_rows > 0) {
+        run(row, 0, whole_rows, row_length);
+        position += whole_rows * row_length;
+        row += whole_rows;
+    }
+    if (position < tile.last) run(row, 0, 1, tile.last - position);
+}
+
+void SmlbTile(const SmlbSimdConfig& config, const engine::Tile& tile) {
+    if (Fusable(config, tile)) {
+        FusedTile(config, tile);
+    } else {
+        BlockedTile(config, tile);
     }
 }
 

@@ -93,12 +93,13 @@ HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> FloatToBf16Bits(DF df, hn::Vec<DF> 
     const hn::RebindToUnsigned<DF> du;
     const hn::RebindToSigned<DF> di;
     const auto bits = hn::BitCast(du, value);
-    const auto lsb = hn::And(hn::ShiftRight<16>(bits), hn::Set(du, 1u));
+    const auto high = hn::ShiftRight<16>(bits);
+    const auto lsb = hn::And(high, hn::Set(du, 1u));
     const auto rounded = hn::ShiftRight<16>(hn::Add(bits, hn::Add(hn::Set(du, 0x7fffu), lsb)));
-    const auto quiet_nan = hn::Or(hn::ShiftRight<16>(bits), hn::Set(du, 0x0040u));
-    const auto is_nan = hn::Gt(hn::BitCast(di, hn::And(bits, hn::Set(du, 0x7fffffffu))), hn::Set(di, 0x7f800000));
+    const auto quiet_nan = hn::Or(high, hn::Set(du, 0x0040u));
+    (void)di;
     (void)df;
-    return hn::IfThenElse(hn::RebindMask(du, is_nan), quiet_nan, rounded);
+    return hn::IfThenElse(hn::RebindMask(du, hn::Ne(value, value)), quiet_nan, rounded);
 }
 
 }  // namespace aclnn_cpu::kernels::HWY_NAMESPACE
