@@ -19,6 +19,8 @@ struct Measured {
 
 class CollectingReporter : public benchmark::ConsoleReporter {
 public:
+    // Plain tabular text: the output goes into files and the README.
+    CollectingReporter() : ConsoleReporter(OO_Tabular) {}
     void ReportRuns(const std::vector<Run>& runs) override;
     const std::map<std::string, Measured>& results() const { return results_; }
 

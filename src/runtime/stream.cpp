@@ -1,5 +1,6 @@
 #include "runtime/stream.h"
 
+#include <chrono>
 #include <exception>
 
 #include "acl/acl_rt.h"
@@ -61,7 +62,22 @@ void Stream::Finish(aclError status) {
     if (!queue_.empty()) work_ready_.notify_one();
 }
 
+bool Stream::SpinUntil(const std::function<bool()>& ready) {
+    // Waking a sleeping thread costs tens of microseconds; work on a stream usually arrives, or finishes,
+    // sooner than that after the previous event, so both sides poll briefly before they sleep.
+    const auto deadline = std::chrono::steady_clock::now() + kSpinBeforeSleeping;
+    do {
+        {
+            std::lock_guard lock(mutex_);
+            if (ready()) return true;
+        }
+        std::this_thread::yield();
+    } while (std::chrono::steady_clock::now() < deadline);
+    return false;
+}
+
 aclError Stream::Synchronize() {
+    SpinUntil([this] { return queue_.empty() && !running_task_; });
     std::unique_lock lock(mutex_);
     idle_.wait(lock, [this] { return queue_.empty() && !running_task_; });
     aclError failure = first_failure_;
@@ -78,6 +94,7 @@ void Stream::WaitIdle() {
 void Stream::WorkerLoop() {
     for (;;) {
         Task task;
+        SpinUntil([this] { return !running_task_ && (stopping_ || !queue_.empty()); });
         {
             std::unique_lock lock(mutex_);
             // running_task_ also covers a task run inline by a caller: the queue waits behind it.

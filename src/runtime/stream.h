@@ -2,6 +2,7 @@
 // everything enqueued before it, concurrently with other streams and with the caller, as on the NPU.
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -37,6 +38,9 @@ public:
 private:
     void WorkerLoop();
     aclError Execute(Task& task);
+    // Polls ready() under the lock for a short while; true once it holds.
+    bool SpinUntil(const std::function<bool()>& ready);
+    static constexpr std::chrono::microseconds kSpinBeforeSleeping{100};
     void Finish(aclError status);  // records a failure, clears running_task_, wakes waiters
 
     std::mutex mutex_;

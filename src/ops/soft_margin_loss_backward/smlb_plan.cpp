@@ -168,8 +168,9 @@ void SmlbPlan::Run(const engine::OperandPointers& bases, char* staging, int thre
     });
 }
 
-// Up to this many elements a call runs in well under the cost of waking the stream's worker thread.
-constexpr int64_t kSmallElements = 4096;
+// Up to this many elements (about 25 us of work on one core) a call costs less than handing it to the
+// stream's worker thread and waiting for it, so an idle stream runs it on the caller's thread.
+constexpr int64_t kSmallElements = 65536;
 
 bool SmlbPlan::IsSmall() const { return shape_.numel <= kSmallElements; }
 
