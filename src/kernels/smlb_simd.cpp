@@ -327,8 +327,8 @@ void BlockedTile(const SmlbSimdConfig& config, const engine::Tile& tile) {
     const Operand& out = ops[kOut];
     const ElementType out_type = out.type;
 
-    for (int64_t first = tile.first; first < tile.last; first += kBlock) {
-        const int64_t len = tile.last - first < kBlock ? tile.last - first : kBlock;
+    // One block of up to kBlock consecutive elements (row-major within the tile).
+    auto process = [&](int64_t first, int64_t len) {
         const int64_t padded = (len + lanes - 1) / lanes * lanes;
         const float* values[3] = {nullptr, nullptr, nullptr};
         for (int k = 0; k < 3; ++k) {
@@ -349,7 +349,34 @@ void BlockedTile(const SmlbSimdConfig& config, const engine::Tile& tile) {
                          [&](int64_t i, hn::Vec<DF> r) { StoreAsType<false>(df, out_type, r, raw + i * out.size); });
             Scatter(raw, out, tile.inner_size, first, len);
         }
+    };
+    auto linear = [&](int64_t begin, int64_t end) {
+        for (int64_t first = begin; first < end; first += kBlock) process(first, std::min(kBlock, end - first));
+    };
+
+    // An operand that jumps more than a cache line between neighbours in a row (a transposed view) would
+    // touch a new line for every element. Whole rows are then visited in bands of kBandRows rows, a few
+    // columns at a time, so the lines one row touches are still in cache for the next rows of the band (few
+    // enough lines that even a power-of-two stride, which maps them all to one cache set, keeps them in L2).
+    bool wide_steps = false;
+    for (int k = 0; k < 4; ++k) wide_steps = wide_steps || ops[k].inner > 64 || ops[k].inner < -64;
+    const int64_t inner = tile.inner_size;
+    const int64_t first_row = (tile.first + inner - 1) / inner, end_row = tile.last / inner;
+    if (!wide_steps || end_row - first_row < 2 || inner <= kBlock) {
+        linear(tile.first, tile.last);
+        return;
     }
+    constexpr int64_t kBandRows = 16;
+    constexpr int64_t kBandColumns = 64;
+    linear(tile.first, first_row * inner);  // a partial first row
+    for (int64_t band = first_row; band < end_row; band += kBandRows) {
+        const int64_t band_end = std::min(end_row, band + kBandRows);
+        for (int64_t column = 0; column < inner; column += kBandColumns) {
+            const int64_t len = std::min(kBandColumns, inner - column);
+            for (int64_t row = band; row < band_end; ++row) process(row * inner + column, len);
+        }
+    }
+    linear(end_row * inner, tile.last);  // a partial last row
 }
 
 // True when every input is contiguous or constant along rows, out is contiguous along rows, and the inputs

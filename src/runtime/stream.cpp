@@ -1,6 +1,5 @@
 #include "runtime/stream.h"
 
-#include <chrono>
 #include <exception>
 
 #include "acl/acl_rt.h"
@@ -53,33 +52,29 @@ void Stream::Finish(aclError status) {
     const char* message = status != ACL_SUCCESS ? aclGetRecentErrMsg() : nullptr;
     std::lock_guard lock(mutex_);
     running_task_ = false;
+    idle_.notify_all();  // a synchronising thread may take the next task, or return
     if (status != ACL_SUCCESS && first_failure_ == ACL_SUCCESS) {
         first_failure_ = status;
         first_failure_message_ = message != nullptr ? message : "a task on the stream failed";
     }
-    if (queue_.empty()) idle_.notify_all();
-    // Work enqueued while the task ran inline is waiting for the worker.
+    // Work enqueued while the task ran is waiting for the worker.
     if (!queue_.empty()) work_ready_.notify_one();
 }
 
-bool Stream::SpinUntil(const std::function<bool()>& ready) {
-    // Waking a sleeping thread costs tens of microseconds; work on a stream usually arrives, or finishes,
-    // sooner than that after the previous event, so both sides poll briefly before they sleep.
-    const auto deadline = std::chrono::steady_clock::now() + kSpinBeforeSleeping;
-    do {
-        {
-            std::lock_guard lock(mutex_);
-            if (ready()) return true;
-        }
-        std::this_thread::yield();
-    } while (std::chrono::steady_clock::now() < deadline);
-    return false;
-}
-
 aclError Stream::Synchronize() {
-    SpinUntil([this] { return queue_.empty() && !running_task_; });
+    // The synchronising thread runs queued tasks itself, in order, whenever the worker is not running one:
+    // the result is the same, and launch-then-synchronise pays no thread wake-up.
     std::unique_lock lock(mutex_);
-    idle_.wait(lock, [this] { return queue_.empty() && !running_task_; });
+    for (;;) {
+        idle_.wait(lock, [this] { return !running_task_; });
+        if (queue_.empty()) break;
+        Task task = std::move(queue_.front());
+        queue_.pop_front();
+        running_task_ = true;
+        lock.unlock();
+        Finish(Execute(task));
+        lock.lock();
+    }
     aclError failure = first_failure_;
     first_failure_ = ACL_SUCCESS;
     if (failure != ACL_SUCCESS) SetErrorMessage("%s", first_failure_message_.c_str());
@@ -94,7 +89,6 @@ void Stream::WaitIdle() {
 void Stream::WorkerLoop() {
     for (;;) {
         Task task;
-        SpinUntil([this] { return !running_task_ && (stopping_ || !queue_.empty()); });
         {
             std::unique_lock lock(mutex_);
             // running_task_ also covers a task run inline by a caller: the queue waits behind it.

@@ -2,7 +2,6 @@
 // everything enqueued before it, concurrently with other streams and with the caller, as on the NPU.
 #pragma once
 
-#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -29,8 +28,8 @@ public:
     // waits behind it, so the stream's order holds. Used for small operators, whose hand-off to the worker
     // thread would cost more than the work itself.
     bool TryRunInline(Task& task);
-    // Waits until every task enqueued so far has finished; returns the first failure since the last
-    // synchronisation (and forgets it), or ACL_SUCCESS.
+    // Waits until every task enqueued so far has finished, running queued tasks itself while the worker is
+    // not busy; returns the first failure since the last synchronisation (and forgets it), or ACL_SUCCESS.
     aclError Synchronize();
     // Waits like Synchronize but keeps any failure for the next Synchronize.
     void WaitIdle();
@@ -38,9 +37,6 @@ public:
 private:
     void WorkerLoop();
     aclError Execute(Task& task);
-    // Polls ready() under the lock for a short while; true once it holds.
-    bool SpinUntil(const std::function<bool()>& ready);
-    static constexpr std::chrono::microseconds kSpinBeforeSleeping{100};
     void Finish(aclError status);  // records a failure, clears running_task_, wakes waiters
 
     std::mutex mutex_;
