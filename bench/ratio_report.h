@@ -12,9 +12,8 @@ namespace bench {
 
 // What a benchmark measured, keyed by the name it was registered under.
 struct Measured {
-    double bytes_per_second = 0;
-    double items_per_second = 0;
     double real_time_ns = 0;  // per iteration (the median, for benchmarks run with repetitions)
+    double ratio = 0;         // paired benchmarks: rate of the first workload over the second's
 };
 
 class CollectingReporter : public benchmark::ConsoleReporter {

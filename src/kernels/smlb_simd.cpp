@@ -34,21 +34,25 @@ using DU = hn::RebindToUnsigned<DF>;
 using DI = hn::RebindToSigned<DF>;
 using DU16 = hn::Rebind<uint16_t, DF>;
 
-// exp(t) with IEEE behaviour: Highway's Exp is accurate to 1 ulp only up to +104 and maps NaN to 0, so
-// lanes above expf's overflow threshold (and NaN lanes) take t * inf instead: +inf, or NaN for NaN.
-HWY_INLINE hn::Vec<DF> GuardedExp(DF df, hn::Vec<DF> t) {
-    const auto finite_range = hn::Le(t, hn::Set(df, 88.7228317f));
-    return hn::IfThenElse(finite_range, hn::Exp(df, t),
-                          hn::Mul(t, hn::Set(df, std::numeric_limits<float>::infinity())));
+// exp(t) with IEEE behaviour. Highway's Exp is accurate (1 ulp) up to +104 and overflows to +inf correctly
+// there, but gives garbage further up and maps NaN to 0. Replacing every t that is not <= 100 by 100 fixes
+// both at the cost of a compare and a blend: anything above 100 gives +inf, and so does a NaN t -- which
+// still yields NaN below, because e = +inf makes the quotient (-y*e)/(e+1) NaN, and every NaN t comes from
+// a NaN (or inf*0) input that the operator must turn into NaN anyway.
+HWY_INLINE hn::Vec<DF> ClampedExp(DF df, hn::Vec<DF> t) {
+    const auto bound = hn::Set(df, 100.0f);
+    return hn::Exp(df, hn::IfThenElse(hn::Le(t, bound), t, bound));
 }
 
 // CANN's kernel, in its order: p = x*y; e = exp(-p); q = (-y*e) / (e+1); r = q * (g*cof). -p is formed as
-// x * (-y), which rounds to exactly -(x*y), so -y is computed once.
-HWY_INLINE hn::Vec<DF> SoftMarginLossGrad(DF df, hn::Vec<DF> x, hn::Vec<DF> y, hn::Vec<DF> g, hn::Vec<DF> cof) {
+// x * (-y), which rounds to exactly -(x*y), so -y is computed once. scale is false when cof is 1, whose
+// product would change nothing.
+HWY_INLINE hn::Vec<DF> SoftMarginLossGrad(DF df, hn::Vec<DF> x, hn::Vec<DF> y, hn::Vec<DF> g, hn::Vec<DF> cof,
+                                          bool scale) {
     const auto minus_y = hn::Neg(y);
-    const auto e = GuardedExp(df, hn::Mul(x, minus_y));
+    const auto e = ClampedExp(df, hn::Mul(x, minus_y));
     const auto q = hn::Div(hn::Mul(minus_y, e), hn::Add(e, hn::Set(df, 1.0f)));
-    return hn::Mul(q, hn::Mul(g, cof));
+    return hn::Mul(q, scale ? hn::Mul(g, cof) : g);
 }
 
 HWY_INLINE hn::Vec<DF> RoundToType(DF df, ElementType type, hn::Vec<DF> r) {
@@ -141,6 +145,7 @@ void FusedKernel(const SmlbSimdConfig& config, const FusedRows& a) {
     constexpr bool kRound = kIn != ElementType::kFloat32 && kIn != kOut;
     constexpr bool kStreamHere = kStream && (kOut == ElementType::kFloat32 || kCanStream16);
     const auto cof = hn::Set(df, config.cof);
+    const bool scale = config.cof != 1.0f;
     const int64_t full = a.count / lanes * lanes;
     const int64_t rest = a.count - full;
     HWY_ALIGN char tail_in[3][hn::MaxLanes(df) * sizeof(float)] = {};
@@ -156,7 +161,7 @@ void FusedKernel(const SmlbSimdConfig& config, const FusedRows& a) {
         auto input = [&](int k, const char* at) { return a.in_constant[k] ? constant[k] : LoadTyped<kIn>(df, at); };
         for (int64_t i = 0; i < full; i += lanes) {
             auto r = SoftMarginLossGrad(df, input(kSelf, p[kSelf] + i * kInSize), input(kTarget, p[kTarget] + i * kInSize),
-                                        input(kGradOutput, p[kGradOutput] + i * kInSize), cof);
+                                        input(kGradOutput, p[kGradOutput] + i * kInSize), cof, scale);
             if (kRound) r = RoundToType(df, kIn, r);
             StoreAsType<kStreamHere>(df, kOut, r, out + i * kOutSize);
         }
@@ -165,7 +170,7 @@ void FusedKernel(const SmlbSimdConfig& config, const FusedRows& a) {
         for (int k = 0; k < 3; ++k)
             if (!a.in_constant[k]) std::memcpy(tail_in[k], p[k] + full * kInSize, static_cast<size_t>(rest * kInSize));
         auto r = SoftMarginLossGrad(df, input(kSelf, tail_in[kSelf]), input(kTarget, tail_in[kTarget]),
-                                    input(kGradOutput, tail_in[kGradOutput]), cof);
+                                    input(kGradOutput, tail_in[kGradOutput]), cof, scale);
         if (kRound) r = RoundToType(df, kIn, r);
         StoreAsType<false>(df, kOut, r, tail_out);
         std::memcpy(out + full * kOutSize, tail_out, static_cast<size_t>(rest * kOutSize));
@@ -294,6 +299,7 @@ HWY_INLINE void ComputeBlock(const SmlbSimdConfig& config, const Operand* in, co
     const DF df;
     const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
     const auto cof = hn::Set(df, config.cof);
+    const bool scale = config.cof != 1.0f;
     const ElementType promote = config.types.promote;
     // Rounding to the promote type changes nothing when out has that very type: narrowing rounds the same way.
     const bool round = promote != ElementType::kFloat32 && promote != config.types.operand[kOut];
@@ -301,7 +307,7 @@ HWY_INLINE void ComputeBlock(const SmlbSimdConfig& config, const Operand* in, co
         const auto g = in[kGradOutput].broadcast ? in[kGradOutput].value : hn::LoadU(df, values[kGradOutput] + i);
         const auto x = in[kSelf].broadcast ? in[kSelf].value : hn::LoadU(df, values[kSelf] + i);
         const auto y = in[kTarget].broadcast ? in[kTarget].value : hn::LoadU(df, values[kTarget] + i);
-        const auto r = SoftMarginLossGrad(df, x, y, g, cof);
+        const auto r = SoftMarginLossGrad(df, x, y, g, cof, scale);
         store(i, round ? RoundToType(df, promote, r) : r);
     }
 }

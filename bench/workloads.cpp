@@ -1,0 +1,222 @@
+#include "workloads.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+
+#include "aclnnop/aclnn_soft_margin_loss_backward.h"
+#include "common/float_convert.h"
+#include "comparison_kernels.h"
+
+namespace bench {
+namespace {
+
+int64_t TypeSize(aclDataType type) { return type == ACL_FLOAT ? 4 : 2; }
+
+// A device block of `bytes` bytes, freed on destruction.
+class DeviceBlock {
+public:
+    explicit DeviceBlock(int64_t bytes) {
+        if (aclrtMalloc(&data_, static_cast<size_t>(bytes), ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) data_ = nullptr;
+    }
+    ~DeviceBlock() {
+        if (data_ != nullptr) aclrtFree(data_);
+    }
+    DeviceBlock(const DeviceBlock&) = delete;
+    DeviceBlock& operator=(const DeviceBlock&) = delete;
+    void* data() const { return data_; }
+
+private:
+    void* data_ = nullptr;
+};
+
+// A tensor in its own device block, filled with values in [-4, 4].
+class BenchTensor {
+public:
+    BenchTensor(const std::vector<int64_t>& dims, std::vector<int64_t> strides, aclDataType type, uint32_t seed) {
+        if (strides.empty()) {
+            strides.assign(dims.size(), 1);
+            for (int d = static_cast<int>(dims.size()) - 2; d >= 0; --d) strides[d] = strides[d + 1] * dims[d + 1];
+        }
+        int64_t span = 1;
+        for (size_t d = 0; d < dims.size(); ++d) span += (dims[d] - 1) * strides[d];
+        bytes_ = span * TypeSize(type);
+        block_ = std::make_unique<DeviceBlock>(bytes_);
+        char* data = static_cast<char*>(block_->data());
+        if (data == nullptr) return;
+        std::minstd_rand rng(seed);
+        std::uniform_real_distribution<float> values(-4.0f, 4.0f);
+        for (int64_t i = 0; i < span; ++i) {
+            const float v = values(rng);
+            if (type == ACL_FLOAT) {
+                std::memcpy(data + 4 * i, &v, 4);
+            } else {
+                const uint16_t bits = type == ACL_FLOAT16 ? aclnn_cpu::FloatToHalf(v) : aclnn_cpu::FloatToBf16(v);
+                std::memcpy(data + 2 * i, &bits, 2);
+            }
+        }
+        tensor_ = aclCreateTensor(dims.data(), dims.size(), type, strides.data(), 0, ACL_FORMAT_ND, dims.data(),
+                                  dims.size(), data);
+    }
+    ~BenchTensor() { aclDestroyTensor(tensor_); }
+    aclTensor* tensor() const { return tensor_; }
+    int64_t bytes() const { return bytes_; }
+
+private:
+    std::unique_ptr<DeviceBlock> block_;
+    aclTensor* tensor_ = nullptr;
+    int64_t bytes_ = 0;
+};
+
+struct OperandSpec {
+    std::vector<int64_t> dims;
+    std::vector<int64_t> strides;  // empty: contiguous
+    aclDataType type;
+};
+
+class OperatorWorkload : public Workload {
+public:
+    OperatorWorkload(const std::string& variant, aclDataType type, int64_t n, int threads) : threads_(threads) {
+        const std::vector<int64_t> flat = {n};
+        std::vector<OperandSpec> specs;  // grad, self, target, out
+        if (variant == "full") {
+            specs = {{flat, {}, type}, {flat, {}, type}, {flat, {}, type}, {flat, {}, type}};
+        } else if (variant == "scalar_grad") {
+            specs = {{{}, {}, type}, {flat, {}, type}, {flat, {}, type}, {flat, {}, type}};
+        } else if (variant == "broadcast_target") {
+            const std::vector<int64_t> rows = {n / 64, 64};
+            specs = {{rows, {}, type}, {rows, {}, type}, {{n / 64, 1}, {}, type}, {rows, {}, type}};
+        } else if (variant == "transposed_self") {
+            const int64_t side = static_cast<int64_t>(std::llround(std::sqrt(static_cast<double>(n))));
+            const std::vector<int64_t> square = {side, side};
+            specs = {{square, {}, type}, {square, {1, side}, type}, {square, {}, type}, {square, {}, type}};
+        } else {
+            specs = {{flat, {}, ACL_BF16}, {flat, {}, ACL_FLOAT}, {flat, {}, ACL_FLOAT16}, {flat, {}, ACL_FLOAT16}};
+        }
+        for (size_t k = 0; k < specs.size(); ++k) {
+            tensors_.push_back(std::make_unique<BenchTensor>(specs[k].dims, specs[k].strides, specs[k].type,
+                                                             static_cast<uint32_t>(k + 1)));
+            bytes_ += tensors_.back()->bytes();  // each input read once, out written once
+        }
+        items_ = n;
+        uint64_t workspace_size = 0;
+        if (aclnnSoftMarginLossBackwardGetWorkspaceSize(tensors_[0]->tensor(), tensors_[1]->tensor(),
+                                                        tensors_[2]->tensor(), 1, tensors_[3]->tensor(),
+                                                        &workspace_size, &executor_) != 0 ||
+            aclSetAclOpExecutorRepeatable(executor_) != 0) {
+            const char* message = aclGetRecentErrMsg();
+            error_ = message != nullptr ? message : "set-up failed";
+            executor_ = nullptr;
+            return;
+        }
+        aclrtCreateStream(&stream_);
+    }
+    ~OperatorWorkload() override {
+        if (executor_ != nullptr) aclDestroyAclOpExecutor(executor_);
+        if (stream_ != nullptr) aclrtDestroyStream(stream_);
+    }
+    void Run() override {
+        setenv("ACLNN_CPU_NUM_THREADS", std::to_string(threads_).c_str(), 1);
+        aclnnSoftMarginLossBackward(nullptr, 0, executor_, stream_);
+        aclrtSynchronizeStream(stream_);
+    }
+
+private:
+    int threads_;
+    std::vector<std::unique_ptr<BenchTensor>> tensors_;
+    aclOpExecutor* executor_ = nullptr;
+    aclrtStream stream_ = nullptr;
+};
+
+// Arrays for the comparison kernels, filled with a normal value (1.0 in fp16, a small normal in fp32).
+class Arrays : public Workload {
+protected:
+    Arrays(int count, int64_t n, int element_size) : n_(n) {
+        for (int i = 0; i < count; ++i) {
+            blocks_.push_back(std::make_unique<DeviceBlock>(n * element_size));
+            std::memset(blocks_.back()->data(), 0x3c, static_cast<size_t>(n * element_size));
+        }
+    }
+    template <typename T>
+    T* at(int i) const {
+        return static_cast<T*>(blocks_[i]->data());
+    }
+    int64_t n_;
+
+private:
+    std::vector<std::unique_ptr<DeviceBlock>> blocks_;
+};
+
+class PlainLoop : public Arrays {
+public:
+    PlainLoop(int reads, int element_size, int64_t n, int threads)
+        : Arrays(4, n, element_size), reads_(reads), element_size_(element_size), threads_(threads) {
+        bytes_ = n * element_size * (reads + 1);
+        items_ = n;
+    }
+    void Run() override {
+        if (element_size_ == 4) {
+            if (reads_ == 3) {
+                PlainLoop3Read1Write(at<float>(0), at<float>(1), at<float>(2), at<float>(3), n_, threads_);
+            } else {
+                PlainLoop2Read1Write(at<float>(0), at<float>(1), at<float>(3), n_, threads_);
+            }
+        } else if (reads_ == 3) {
+            PlainLoop3Read1Write16(at<uint16_t>(0), at<uint16_t>(1), at<uint16_t>(2), at<uint16_t>(3), n_, threads_);
+        } else {
+            PlainLoop2Read1Write16(at<uint16_t>(0), at<uint16_t>(1), at<uint16_t>(3), n_, threads_);
+        }
+    }
+
+private:
+    int reads_, element_size_, threads_;
+};
+
+class Composite : public Arrays {
+public:
+    Composite(int64_t n, int threads) : Arrays(4, n, 4), scratch_(5 * n * 4), threads_(threads) {
+        bytes_ = n * 16;  // the operator's own traffic, so the rates compare the same work
+        items_ = n;
+    }
+    void Run() override {
+        CompositeMultiPass(at<float>(0), at<float>(1), at<float>(2), 0.5f, at<float>(3),
+                           static_cast<float*>(scratch_.data()), n_, threads_);
+    }
+
+private:
+    DeviceBlock scratch_;  // the five temporaries
+    int threads_;
+};
+
+class ScalarReference : public Arrays {
+public:
+    ScalarReference(int64_t n, int threads) : Arrays(4, n, 4), threads_(threads) {
+        bytes_ = n * 16;
+        items_ = n;
+    }
+    void Run() override {
+        ScalarReferencePath(at<float>(0), at<float>(1), at<float>(2), 0.5f, at<float>(3), n_, threads_);
+    }
+
+private:
+    int threads_;
+};
+
+}  // namespace
+
+std::unique_ptr<Workload> MakeOperator(const std::string& variant, aclDataType type, int64_t n, int threads) {
+    return std::make_unique<OperatorWorkload>(variant, type, n, threads);
+}
+
+std::unique_ptr<Workload> MakePlainLoop(int reads, int element_size, int64_t n, int threads) {
+    return std::make_unique<PlainLoop>(reads, element_size, n, threads);
+}
+
+std::unique_ptr<Workload> MakeComposite(int64_t n, int threads) { return std::make_unique<Composite>(n, threads); }
+
+std::unique_ptr<Workload> MakeScalarReference(int64_t n, int threads) {
+    return std::make_unique<ScalarReference>(n, threads);
+}
+
+}  // namespace bench

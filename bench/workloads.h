@@ -1,0 +1,43 @@
+// The benchmark's workloads: set up once, then run any number of times. Each knows the bytes it moves and
+// the elements it produces per run, for the bytes/s and elements/s counters.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+
+namespace bench {
+
+class Workload {
+public:
+    virtual ~Workload() = default;
+    virtual void Run() = 0;
+    int64_t bytes() const { return bytes_; }
+    int64_t items() const { return items_; }
+    // Empty when set-up succeeded.
+    const std::string& error() const { return error_; }
+
+protected:
+    int64_t bytes_ = 0;
+    int64_t items_ = 0;
+    std::string error_;
+};
+
+// The operator through the public API: a repeatable executor; each run is phase 2 plus a stream sync.
+// variant: full, scalar_grad, broadcast_target ([n/64, 64] with a [n/64, 1] target), transposed_self
+// ([s, s] with self stored transposed), mixed (bf16 grad, f32 self, f16 target, f16 out).
+std::unique_ptr<Workload> MakeOperator(const std::string& variant, aclDataType type, int64_t n, int threads);
+
+// Plain loops with the operator's traffic: reads + 1 write of element_size-byte elements.
+std::unique_ptr<Workload> MakePlainLoop(int reads, int element_size, int64_t n, int threads);
+
+// The formula one pass per arithmetic step, with temporaries (an eager framework's evaluation).
+std::unique_ptr<Workload> MakeComposite(int64_t n, int threads);
+
+// The library's scalar reference kernel over contiguous fp32 data.
+std::unique_ptr<Workload> MakeScalarReference(int64_t n, int threads);
+
+}  // namespace bench
