@@ -18,7 +18,11 @@ void SetErrorMessage(const char* format, ...) {
     va_start(args, format);
     std::vsnprintf(buffer, sizeof buffer, format, args);
     va_end(args);
-    t_recent_message = buffer;
+    try {
+        t_recent_message = buffer;
+    } catch (...) {
+        // Out of memory for the message itself: keep the previous one rather than fail the caller.
+    }
     Log(LogLevel::kError, "%s", buffer);
 }
 

@@ -1,4 +1,5 @@
 // Executors: creation by phase 1, the common phase 2, repeatable executors and address rebinding.
+#include <exception>
 #include <mutex>
 #include <new>
 #include <unordered_set>
@@ -21,10 +22,10 @@ struct LiveExecutors {
     std::unordered_set<const aclOpExecutor*> executors;
 };
 
-LiveExecutors& TheLiveExecutors() {
-    static LiveExecutors* live = new LiveExecutors;
-    return *live;
-}
+// Created when the library loads and never destroyed, like the tensor registry.
+LiveExecutors* const g_live_executors = new LiveExecutors;
+
+LiveExecutors& TheLiveExecutors() { return *g_live_executors; }
 
 bool IsLive(const aclOpExecutor* executor) {
     LiveExecutors& live = TheLiveExecutors();
@@ -132,11 +133,18 @@ aclnnStatus RunExecutor(void* workspace, uint64_t workspace_size, aclOpExecutor*
                         static_cast<unsigned long long>(needed));
         status = ACLNN_ERR_PARAM_INVALID;
     } else {
-        rt::Task task;
-        status = executor->plan->Bind(workspace, needed, &task);
-        if (status == ACLNN_SUCCESS && task) {
-            if (rt::EnqueueOnStream(stream, std::move(task), caller, executor->plan->IsSmall()) != ACL_SUCCESS)
-                status = ACLNN_ERR_PARAM_INVALID;
+        try {
+            rt::Task task;
+            status = executor->plan->Bind(workspace, needed, &task);
+            if (status == ACLNN_SUCCESS && task) {
+                const aclError enqueued = rt::EnqueueOnStream(stream, std::move(task), caller,
+                                                              executor->plan->IsSmall());
+                if (enqueued == ACL_ERROR_INVALID_PARAM) status = ACLNN_ERR_PARAM_INVALID;
+                else if (enqueued != ACL_SUCCESS) status = ACLNN_ERR_INNER;
+            }
+        } catch (const std::exception& e) {
+            SetErrorMessage("%s: %s", caller, e.what());
+            status = ACLNN_ERR_INNER;
         }
     }
     // A single-use executor is consumed by any run that reached it, as CANN's CommonOpExecutorRun does.

@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <new>
 
 #include "acl/acl.h"
 #include "common/config.h"
@@ -141,7 +142,13 @@ aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
         SetErrorMessage("aclrtMalloc: cannot allocate %zu bytes", size);
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
-    DeviceAllocations().Add(block, size);
+    try {
+        DeviceAllocations().Add(block, size);
+    } catch (const std::bad_alloc&) {
+        std::free(block);
+        SetErrorMessage("aclrtMalloc: out of memory while registering a block of %zu bytes", size);
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
     *devPtr = block;
     return ACL_SUCCESS;
 }
@@ -173,7 +180,13 @@ aclError aclrtMallocHost(void** hostPtr, size_t size) {
         SetErrorMessage("aclrtMallocHost: cannot allocate %zu bytes", size);
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
-    HostAllocations().Add(block, size);
+    try {
+        HostAllocations().Add(block, size);
+    } catch (const std::bad_alloc&) {
+        std::free(block);
+        SetErrorMessage("aclrtMallocHost: out of memory while registering a block of %zu bytes", size);
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
     *hostPtr = block;
     return ACL_SUCCESS;
 }
@@ -204,17 +217,22 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t cou
     bool nothing_to_do = false;
     aclError status = CheckCopy("aclrtMemcpyAsync", dst, destMax, src, count, kind, &nothing_to_do);
     if (status != ACL_SUCCESS) return status;
-    if (nothing_to_do) {
-        // Still validate the stream handle, so a bad stream is reported even for an empty copy.
-        return aclnn_cpu::rt::EnqueueOnStream(stream, [] { return ACL_SUCCESS; }, "aclrtMemcpyAsync");
+    try {
+        if (nothing_to_do) {
+            // Still validate the stream handle, so a bad stream is reported even for an empty copy.
+            return aclnn_cpu::rt::EnqueueOnStream(stream, [] { return ACL_SUCCESS; }, "aclrtMemcpyAsync");
+        }
+        return aclnn_cpu::rt::EnqueueOnStream(
+            stream,
+            [dst, src, count] {
+                std::memmove(dst, src, count);
+                return ACL_SUCCESS;
+            },
+            "aclrtMemcpyAsync");
+    } catch (const std::bad_alloc&) {  // building the task
+        SetErrorMessage("aclrtMemcpyAsync: out of memory");
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
-    return aclnn_cpu::rt::EnqueueOnStream(
-        stream,
-        [dst, src, count] {
-            std::memmove(dst, src, count);
-            return ACL_SUCCESS;
-        },
-        "aclrtMemcpyAsync");
 }
 
 aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
@@ -228,13 +246,18 @@ aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t c
     bool nothing_to_do = false;
     aclError status = CheckSet("aclrtMemsetAsync", devPtr, maxCount, count, &nothing_to_do);
     if (status != ACL_SUCCESS) return status;
-    return aclnn_cpu::rt::EnqueueOnStream(
-        stream,
-        [devPtr, value, count, nothing_to_do] {
-            if (!nothing_to_do) std::memset(devPtr, value, count);
-            return ACL_SUCCESS;
-        },
-        "aclrtMemsetAsync");
+    try {
+        return aclnn_cpu::rt::EnqueueOnStream(
+            stream,
+            [devPtr, value, count, nothing_to_do] {
+                if (!nothing_to_do) std::memset(devPtr, value, count);
+                return ACL_SUCCESS;
+            },
+            "aclrtMemsetAsync");
+    } catch (const std::bad_alloc&) {  // building the task
+        SetErrorMessage("aclrtMemsetAsync: out of memory");
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
 }
 
 }  // extern "C"

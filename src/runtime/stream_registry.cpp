@@ -16,11 +16,11 @@ struct Registry {
     std::shared_ptr<Stream> default_stream;
 };
 
-Registry& TheRegistry() {
-    // Never destroyed: streams may still be used from static destructors of user programs.
-    static Registry* registry = new Registry;
-    return *registry;
-}
+// Created when the library loads and never destroyed: streams may still be used from static destructors of
+// user programs.
+Registry* const g_registry = new Registry;
+
+Registry& TheRegistry() { return *g_registry; }
 
 std::vector<std::shared_ptr<Stream>> AllStreams() {
     Registry& registry = TheRegistry();
@@ -63,8 +63,20 @@ std::shared_ptr<Stream> TakeStream(aclrtStream handle) {
 }
 
 aclError SynchronizeAllStreams(bool consume_failures) {
+    std::vector<std::shared_ptr<Stream>> streams;
+    try {
+        streams = AllStreams();
+    } catch (const std::bad_alloc&) {
+        // No memory for the list: wait for each stream while holding the registry (nothing queued on a
+        // stream needs the registry to finish).
+        Registry& registry = TheRegistry();
+        std::lock_guard lock(registry.mutex);
+        for (auto& entry : registry.streams) entry.second->WaitIdle();
+        if (registry.default_stream) registry.default_stream->WaitIdle();
+        return ACL_SUCCESS;
+    }
     aclError first = ACL_SUCCESS;
-    for (auto& stream : AllStreams()) {
+    for (auto& stream : streams) {
         if (!consume_failures) {
             stream->WaitIdle();
             continue;
@@ -86,13 +98,20 @@ void ShutDownDefaultStream() {
 }
 
 aclError EnqueueOnStream(aclrtStream handle, Task task, const char* caller, bool small_task) {
-    std::shared_ptr<Stream> stream = FindStream(handle);
-    if (!stream) {
-        SetErrorMessage("%s: stream %p is not a live stream (never created, or already destroyed)", caller, handle);
-        return ACL_ERROR_INVALID_PARAM;
+    try {
+        std::shared_ptr<Stream> stream = FindStream(handle);
+        if (!stream) {
+            SetErrorMessage("%s: stream %p is not a live stream (never created, or already destroyed)", caller,
+                            handle);
+            return ACL_ERROR_INVALID_PARAM;
+        }
+        if (small_task && stream->TryRunInline(task)) return ACL_SUCCESS;
+        stream->Enqueue(std::move(task));
+    } catch (const std::exception& e) {
+        // Out of memory for the queue, or no thread for the default stream's worker.
+        SetErrorMessage("%s: cannot enqueue work on stream %p: %s", caller, handle, e.what());
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
-    if (small_task && stream->TryRunInline(task)) return ACL_SUCCESS;
-    stream->Enqueue(std::move(task));
     return ACL_SUCCESS;
 }
 

@@ -17,10 +17,11 @@ struct LiveTensors {
     std::unordered_set<const aclTensor*> tensors;
 };
 
-LiveTensors& TheLiveTensors() {
-    static LiveTensors* live = new LiveTensors;  // never destroyed: tensors may be destroyed at exit
-    return *live;
-}
+// Created when the library loads (so no later call can fail to create it) and never destroyed (tensors may
+// be destroyed by static destructors at exit).
+LiveTensors* const g_live_tensors = new LiveTensors;
+
+LiveTensors& TheLiveTensors() { return *g_live_tensors; }
 
 void Fill(aclTensor* tensor, const int64_t* viewDims, uint64_t viewDimsNum, aclDataType dataType,
           const int64_t* stride, int64_t offset, aclFormat format, const int64_t* storageDims,

@@ -39,8 +39,8 @@ aclnnStatus aclnnSoftMarginLossBackwardGetWorkspaceSize(const aclTensor* gradOut
         *workspaceSize = plan->WorkspaceSize();
         *executor = created;
         return ACLNN_SUCCESS;
-    } catch (const std::bad_alloc&) {
-        aclnn_cpu::SetErrorMessage("%s: out of memory while planning.", kPhase1Name);
+    } catch (const std::exception& e) {
+        aclnn_cpu::SetErrorMessage("%s: %s while planning.", kPhase1Name, e.what());
         return ACLNN_ERR_INNER;
     }
 }
@@ -49,8 +49,8 @@ aclnnStatus aclnnSoftMarginLossBackward(void* workspace, uint64_t workspaceSize,
                                         aclrtStream stream) {
     try {
         return aclnn_cpu::RunExecutor(workspace, workspaceSize, executor, stream, kPhase2Name);
-    } catch (const std::bad_alloc&) {
-        aclnn_cpu::SetErrorMessage("%s: out of memory.", kPhase2Name);
+    } catch (const std::exception& e) {
+        aclnn_cpu::SetErrorMessage("%s: %s.", kPhase2Name, e.what());
         return ACLNN_ERR_INNER;
     }
 }

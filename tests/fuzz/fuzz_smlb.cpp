@@ -1,0 +1,321 @@
+// libFuzzer harness for aclnnSoftMarginLossBackward. Random bytes become four tensor descriptions (null
+// tensors; ranks 0-10; dims including 0, negatives and values near 2^63; strides including 0, negative and
+// huge; offsets; dtypes including numbers that are no dtype; data in a live block, in host memory, null, in
+// a block too small, or inside another tensor's block so that out overlaps an input), a reduction (including
+// invalid values), and random data. Both phases run; the harness traps (which the fuzzer reports) when:
+//   - a status is not one the operator documents (0, 161001, 161002);
+//   - a failed phase 1 wrote *executor, *workspaceSize or any byte of any block;
+//   - a successful call's out differs from the float64 reference beyond SPEC section 4's tolerances, or any
+//     byte outside out's view changed.
+// AddressSanitizer and UndefinedBehaviorSanitizer watch every access. Build: the `fuzz` CMake preset (clang).
+#include <fuzzer/FuzzedDataProvider.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclnnop/aclnn_soft_margin_loss_backward.h"
+#include "reference.h"
+
+namespace {
+
+constexpr int64_t kMaxAllocElements = int64_t{1} << 14;  // larger spans get a block too small on purpose
+
+[[noreturn]] void Fail(const char* what) {
+    std::fprintf(stderr, "fuzz_smlb: %s\n", what);
+    __builtin_trap();
+}
+
+// One memory region a tensor may point into, with a copy of its bytes before the call.
+struct Region {
+    char* base = nullptr;
+    size_t bytes = 0;
+    bool device = false;
+    std::vector<char> host_storage;  // backs host regions
+    std::vector<char> before;
+};
+
+enum class Placement { kOwnBlock, kHost, kNull, kTooSmall, kInsideOther };
+
+struct TensorDescription {
+    bool present = true;
+    std::vector<int64_t> dims;
+    std::vector<int64_t> strides;
+    bool contiguous = true;  // strides == NULL at creation
+    int64_t offset = 0;
+    int32_t dtype = ACL_FLOAT;
+    int32_t format = ACL_FORMAT_ND;
+    Placement placement = Placement::kOwnBlock;
+};
+
+int64_t ElementBytes(int32_t dtype) { return dtype == ACL_FLOAT ? 4 : 2; }
+
+bool ValidType(int32_t dtype) { return dtype == ACL_FLOAT || dtype == ACL_FLOAT16 || dtype == ACL_BF16; }
+
+int64_t PickDim(FuzzedDataProvider& in) {
+    switch (in.ConsumeIntegralInRange<int>(0, 9)) {
+        case 0: return 0;
+        case 1: return 1;
+        case 7: return -in.ConsumeIntegralInRange<int64_t>(1, 5);
+        case 8: return std::numeric_limits<int64_t>::max() - in.ConsumeIntegralInRange<int64_t>(0, 3);
+        case 9: return int64_t{1} << in.ConsumeIntegralInRange<int>(20, 62);
+        default: return in.ConsumeIntegralInRange<int64_t>(2, 5);
+    }
+}
+
+int64_t PickStride(FuzzedDataProvider& in) {
+    switch (in.ConsumeIntegralInRange<int>(0, 7)) {
+        case 0: return 0;
+        case 1: return -in.ConsumeIntegralInRange<int64_t>(1, 8);
+        case 2: return std::numeric_limits<int64_t>::max() / in.ConsumeIntegralInRange<int64_t>(1, 4);
+        default: return in.ConsumeIntegralInRange<int64_t>(1, 12);
+    }
+}
+
+TensorDescription Describe(FuzzedDataProvider& in) {
+    TensorDescription t;
+    t.present = in.ConsumeIntegralInRange<int>(0, 40) != 0;
+    const int rank = in.ConsumeIntegralInRange<int>(0, 10);
+    for (int d = 0; d < rank; ++d) t.dims.push_back(PickDim(in));
+    t.contiguous = in.ConsumeBool();
+    if (!t.contiguous)
+        for (int d = 0; d < rank; ++d) t.strides.push_back(PickStride(in));
+    switch (in.ConsumeIntegralInRange<int>(0, 5)) {
+        case 0: t.offset = -in.ConsumeIntegralInRange<int64_t>(1, 3); break;
+        case 1: t.offset = std::numeric_limits<int64_t>::max() - in.ConsumeIntegralInRange<int64_t>(0, 3); break;
+        case 2: case 3: t.offset = in.ConsumeIntegralInRange<int64_t>(1, 9); break;
+        default: t.offset = 0;
+    }
+    // Enum values outside [-64, 63] would be undefined behaviour in the caller's own code.
+    const int type_choice = in.ConsumeIntegralInRange<int>(0, 9);
+    t.dtype = type_choice < 3 ? ACL_FLOAT : type_choice < 5 ? ACL_FLOAT16 : type_choice < 7 ? ACL_BF16
+                                                                                          : in.ConsumeIntegralInRange<int32_t>(-64, 63);
+    t.format = in.ConsumeIntegralInRange<int>(0, 30) == 0 ? ACL_FORMAT_FRACTAL_NZ : ACL_FORMAT_ND;
+    t.placement = static_cast<Placement>(in.ConsumeIntegralInRange<int>(0, 9) < 6 ? 0 : in.ConsumeIntegralInRange<int>(1, 4));
+    return t;
+}
+
+std::vector<int64_t> EffectiveStrides(const TensorDescription& t) {
+    if (!t.contiguous) return t.strides;
+    std::vector<int64_t> strides(t.dims.size());
+    uint64_t running = 1;
+    for (size_t d = t.dims.size(); d-- > 0;) {
+        strides[d] = static_cast<int64_t>(running);
+        running *= static_cast<uint64_t>(t.dims[d]);
+    }
+    return strides;
+}
+
+// Elements from the start of storage to one past the last addressed element, or -1 when it cannot be
+// allocated (negative values, overflow, too large).
+int64_t Span(const TensorDescription& t) {
+    if (t.offset < 0) return -1;
+    const std::vector<int64_t> strides = EffectiveStrides(t);
+    int64_t count = 1, last = t.offset;
+    for (size_t d = 0; d < t.dims.size(); ++d) {
+        if (t.dims[d] < 0 || strides[d] < 0) return -1;
+        if (__builtin_mul_overflow(count, t.dims[d], &count)) return -1;
+    }
+    if (count == 0) return t.offset;
+    for (size_t d = 0; d < t.dims.size(); ++d) {
+        int64_t step;
+        if (__builtin_mul_overflow(t.dims[d] - 1, strides[d], &step) || __builtin_add_overflow(last, step, &last))
+            return -1;
+    }
+    return last + 1 <= kMaxAllocElements ? last + 1 : -1;
+}
+
+void FillRandom(Region& region, int32_t dtype, std::mt19937_64& rng) {
+    std::uniform_real_distribution<double> uniform(-8.0, 8.0);
+    const double specials[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, 1e-40, 3e38, 90.0, -90.0, 65504.0};
+    const int64_t size = ValidType(dtype) ? ElementBytes(dtype) : 1;
+    for (size_t at = 0; at + size <= region.bytes; at += size) {
+        if (!ValidType(dtype)) {
+            region.base[at] = static_cast<char>(rng());
+            continue;
+        }
+        const double v = rng() % 16 == 0 ? specials[rng() % 10] : uniform(rng);
+        test_support::EncodeElement(test_support::RoundToType(v, static_cast<aclDataType>(dtype)),
+                                    static_cast<aclDataType>(dtype), region.base + at);
+    }
+}
+
+struct Fixture {
+    std::vector<std::unique_ptr<Region>> regions;
+    aclTensor* tensors[4] = {nullptr, nullptr, nullptr, nullptr};
+    TensorDescription descriptions[4];
+
+    ~Fixture() {
+        for (aclTensor* t : tensors) aclDestroyTensor(t);
+        for (auto& r : regions)
+            if (r->device) aclrtFree(r->base);
+    }
+
+    Region* NewRegion(size_t bytes, bool device) {
+        auto region = std::make_unique<Region>();
+        region->bytes = std::max<size_t>(bytes, 1);
+        region->device = device;
+        if (device) {
+            void* p = nullptr;
+            if (aclrtMalloc(&p, region->bytes, ACL_MEM_MALLOC_NORMAL_ONLY) != ACL_SUCCESS) Fail("aclrtMalloc failed");
+            region->base = static_cast<char*>(p);
+        } else {
+            region->host_storage.resize(region->bytes);
+            region->base = region->host_storage.data();
+        }
+        regions.push_back(std::move(region));
+        return regions.back().get();
+    }
+
+    // Which region holds the address, for reading inputs' previous values.
+    const Region* Find(const char* address) const {
+        for (const auto& r : regions)
+            if (address >= r->base && address < r->base + r->bytes) return r.get();
+        return nullptr;
+    }
+};
+
+// The broadcast shape, or false.
+bool Broadcast(const std::vector<int64_t>& a, const std::vector<int64_t>& b, std::vector<int64_t>* out) {
+    const size_t rank = std::max(a.size(), b.size());
+    out->assign(rank, 1);
+    for (size_t i = 0; i < rank; ++i) {
+        const int64_t da = i < a.size() ? a[a.size() - 1 - i] : 1, db = i < b.size() ? b[b.size() - 1 - i] : 1;
+        if (da != db && da != 1 && db != 1) return false;
+        (*out)[rank - 1 - i] = da == 1 ? db : da;
+    }
+    return true;
+}
+
+// Checks a successful call's result element by element and every byte outside out's view.
+void VerifySuccess(const Fixture& f, int64_t reduction) {
+    std::vector<int64_t> shape, s1;
+    if (!Broadcast(f.descriptions[0].dims, f.descriptions[1].dims, &s1) ||
+        !Broadcast(s1, f.descriptions[2].dims, &shape))
+        Fail("phase 1 accepted shapes that do not broadcast");
+    int64_t n = 1;
+    for (int64_t d : shape) n *= d;
+    void* addresses[4];
+    for (int k = 0; k < 4; ++k) aclGetRawTensorAddr(f.tensors[k], &addresses[k]);
+    const aclDataType promote = test_support::PromoteTypes(
+        static_cast<aclDataType>(f.descriptions[0].dtype),
+        test_support::PromoteTypes(static_cast<aclDataType>(f.descriptions[1].dtype),
+                                   static_cast<aclDataType>(f.descriptions[2].dtype)));
+    const double cof = reduction == 1 && n > 0 ? 1.0 / static_cast<double>(n) : 1.0;
+    std::map<const char*, bool> out_bytes;  // every byte of out's view
+    std::vector<int64_t> strides[4];
+    for (int k = 0; k < 4; ++k) strides[k] = EffectiveStrides(f.descriptions[k]);
+    std::vector<int64_t> index(shape.size(), 0);
+    for (int64_t linear = 0; linear < n; ++linear) {
+        double values[3];
+        for (int k = 0; k < 3; ++k) {
+            const TensorDescription& t = f.descriptions[k];
+            int64_t at = t.offset;
+            const size_t lead = shape.size() - t.dims.size();
+            for (size_t d = 0; d < t.dims.size(); ++d) at += (t.dims[d] == 1 ? 0 : index[lead + d]) * strides[k][d];
+            const char* address = static_cast<const char*>(addresses[k]) + at * ElementBytes(t.dtype);
+            const Region* region = f.Find(address);
+            if (region == nullptr) Fail("an input element lies outside every region");
+            values[k] = test_support::DecodeElement(region->before.data() + (address - region->base),
+                                                    static_cast<aclDataType>(t.dtype));
+        }
+        const TensorDescription& o = f.descriptions[3];
+        int64_t at = o.offset;
+        for (size_t d = 0; d < o.dims.size(); ++d) at += index[d] * strides[3][d];
+        const char* address = static_cast<const char*>(addresses[3]) + at * ElementBytes(o.dtype);
+        for (int64_t b = 0; b < ElementBytes(o.dtype); ++b) out_bytes[address + b] = true;
+        const double got = test_support::DecodeElement(address, static_cast<aclDataType>(o.dtype));
+        double expected = 0;
+        const char* problem = test_support::CheckElement(
+            test_support::SoftMarginLossGradReference(values[1], values[2], values[0], cof), promote,
+            static_cast<aclDataType>(o.dtype), got, &expected);
+        if (problem[0] != '\0') {
+            std::fprintf(stderr, "x=%g y=%g g=%g got %g expected %g (%s)\n", values[1], values[2], values[0], got,
+                         expected, problem);
+            Fail("result differs from the float64 reference");
+        }
+        for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
+            if (++index[d] < shape[d]) break;
+            index[d] = 0;
+        }
+    }
+    for (const auto& r : f.regions) {
+        for (size_t b = 0; b < r->bytes; ++b) {
+            if (r->base[b] != r->before[b] && !out_bytes.count(r->base + b)) Fail("a byte outside out's view changed");
+        }
+    }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    FuzzedDataProvider in(data, size);
+    Fixture f;
+    for (auto& d : f.descriptions) d = Describe(in);
+    const int reduction_choice = in.ConsumeIntegralInRange<int>(0, 7);
+    const int64_t reduction = reduction_choice < 6 ? reduction_choice % 3 : in.ConsumeIntegral<int64_t>();
+    std::mt19937_64 rng(in.ConsumeIntegral<uint64_t>());
+
+    for (int k = 0; k < 4; ++k) {
+        const TensorDescription& t = f.descriptions[k];
+        if (!t.present) continue;
+        const int64_t span = Span(t);
+        const int64_t element = ValidType(t.dtype) ? ElementBytes(t.dtype) : 4;
+        char* address = nullptr;
+        Placement placement = t.placement;
+        if (placement == Placement::kInsideOther && f.regions.empty()) placement = Placement::kOwnBlock;
+        if (span < 0 && (placement == Placement::kOwnBlock || placement == Placement::kHost))
+            placement = Placement::kTooSmall;  // cannot allocate it: give a block the operator must refuse
+        switch (placement) {
+            case Placement::kOwnBlock: address = f.NewRegion(static_cast<size_t>(span * element), true)->base; break;
+            case Placement::kHost: address = f.NewRegion(static_cast<size_t>(span * element), false)->base; break;
+            case Placement::kNull: break;
+            case Placement::kTooSmall:
+                address = f.NewRegion(static_cast<size_t>(std::max<int64_t>(span - 1, 1) * element), true)->base;
+                break;
+            case Placement::kInsideOther: {
+                Region* other = f.regions[rng() % f.regions.size()].get();
+                address = other->base + (rng() % other->bytes) / 2 * 2;
+                break;
+            }
+        }
+        const std::vector<int64_t> strides = t.strides;
+        f.tensors[k] = aclCreateTensor(t.dims.data(), t.dims.size(), static_cast<aclDataType>(t.dtype),
+                                       t.contiguous ? nullptr : strides.data(), t.offset,
+                                       static_cast<aclFormat>(t.format), t.dims.data(), t.dims.size(), address);
+    }
+    for (auto& r : f.regions) {
+        FillRandom(*r, f.descriptions[rng() % 4].dtype, rng);
+        r->before.assign(r->base, r->base + r->bytes);
+    }
+
+    uint64_t workspace_size = 12345;
+    aclOpExecutor* const sentinel = reinterpret_cast<aclOpExecutor*>(0x5a5a);
+    aclOpExecutor* executor = sentinel;
+    const aclnnStatus status = aclnnSoftMarginLossBackwardGetWorkspaceSize(
+        f.tensors[0], f.tensors[1], f.tensors[2], reduction, f.tensors[3], &workspace_size, &executor);
+    if (status != 0) {
+        if (status != 161001 && status != 161002) Fail("undocumented status from phase 1");
+        if (executor != sentinel || workspace_size != 12345) Fail("a failed phase 1 wrote its outputs");
+        if (aclGetRecentErrMsg() == nullptr) Fail("a failed phase 1 left no message");
+        for (auto& r : f.regions)
+            if (std::memcmp(r->base, r->before.data(), r->bytes) != 0) Fail("a failed phase 1 wrote memory");
+        return 0;
+    }
+    void* workspace = nullptr;
+    if (workspace_size > 0 && aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_NORMAL_ONLY) != ACL_SUCCESS)
+        Fail("cannot allocate the workspace");
+    if (aclnnSoftMarginLossBackward(workspace, workspace_size, executor, nullptr) != 0) Fail("phase 2 failed");
+    if (aclrtSynchronizeStream(nullptr) != ACL_SUCCESS) Fail("the stream reported a failure");
+    if (workspace != nullptr) aclrtFree(workspace);
+    VerifySuccess(f, reduction);
+    return 0;
+}
