@@ -3,6 +3,8 @@
 # documentation builds its samples (source set_env.sh; cmake -DCMAKE_SKIP_RPATH=TRUE; make; ./bin/opapi_test),
 # and checks what they print.
 # Usage: run_examples.sh <build dir> <examples dir> <work dir>
+# EXAMPLE_SANITIZE=address,undefined (or thread) builds the examples with that sanitizer, for sanitizer builds
+# of the libraries; EXAMPLE_VALGRIND=1 runs them under valgrind's memcheck.
 set -euo pipefail
 build_dir=$1
 examples_dir=$2
@@ -26,12 +28,21 @@ run_example() {
         source "$prefix/set_env.sh"
         export ASCEND_CUSTOM_PATH="$ASCEND_HOME_PATH"
         cd "$build"
-        cmake "$examples_dir/$name" -DCMAKE_CXX_COMPILER=g++ -DCMAKE_SKIP_RPATH=TRUE >cmake.log
+        sanitize=()
+        if [[ -n "${EXAMPLE_SANITIZE:-}" ]]; then
+            sanitize=(-DCMAKE_CXX_FLAGS="-fsanitize=$EXAMPLE_SANITIZE" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=$EXAMPLE_SANITIZE")
+        fi
+        cmake "$examples_dir/$name" -DCMAKE_CXX_COMPILER=g++ -DCMAKE_SKIP_RPATH=TRUE "${sanitize[@]}" >cmake.log
         # The sample must compile without a single warning.
         make 2>&1 | tee make.log >/dev/null
         if grep -qi "warning" make.log; then cat make.log; echo "$name: warnings while compiling"; exit 1; fi
         cd bin
-        ./opapi_test
+        if [[ -n "${EXAMPLE_VALGRIND:-}" ]]; then
+            valgrind --quiet --error-exitcode=9 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+                --show-leak-kinds=definite,indirect ./opapi_test
+        else
+            ./opapi_test
+        fi
     )
 }
 
@@ -53,6 +64,10 @@ mkdir -p "$work/find_package"
 cat >"$work/find_package/CMakeLists.txt" <<CMAKE
 cmake_minimum_required(VERSION 3.25)
 project(consumer CXX)
+if(NOT "\$ENV{EXAMPLE_SANITIZE}" STREQUAL "")
+  add_compile_options(-fsanitize=\$ENV{EXAMPLE_SANITIZE})
+  add_link_options(-fsanitize=\$ENV{EXAMPLE_SANITIZE})
+endif()
 find_package(aclnn_cpu REQUIRED)
 add_executable(consumer "$examples_dir/soft_margin_loss_backward/test_aclnn_soft_margin_loss_backward.cpp")
 target_link_libraries(consumer PRIVATE aclnn_cpu::aclnn_cpu)
@@ -69,7 +84,7 @@ CMAKE
 (
     unset LD_LIBRARY_PATH
     export PKG_CONFIG_PATH="$prefix/lib64/pkgconfig"
-    g++ -std=c++11 -o "$work/pkgconfig_consumer" "$examples_dir/soft_margin_loss_backward/test_aclnn_soft_margin_loss_backward.cpp" \
+    g++ -std=c++11 ${EXAMPLE_SANITIZE:+-fsanitize=$EXAMPLE_SANITIZE} -o "$work/pkgconfig_consumer" "$examples_dir/soft_margin_loss_backward/test_aclnn_soft_margin_loss_backward.cpp" \
         $(pkg-config --cflags --libs aclnn_cpu)
     "$work/pkgconfig_consumer" | grep -q "result\[2\] is: -0.059601"
 ) || { echo "pkg-config consumer failed"; exit 1; }

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# The heavier suites (docs/reliability.md): the whole test suite, both examples and a short stress run under
+# AddressSanitizer + UndefinedBehaviorSanitizer and under ThreadSanitizer; a longer stress run under
+# ThreadSanitizer; the libFuzzer harness for a bounded time; valgrind memcheck on both examples.
+# FUZZ_SECONDS (default 240) and STRESS_SECONDS (default 60) bound the two open-ended parts.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+EXTRA_PACKAGES="clang libclang-rt-14-dev valgrind" scripts/install_deps.sh
+fuzz_seconds=${FUZZ_SECONDS:-240}
+stress_seconds=${STRESS_SECONDS:-60}
+
+echo "== AddressSanitizer + UndefinedBehaviorSanitizer: tests, examples, short stress"
+cmake --preset asan >/dev/null
+cmake --build --preset asan
+ctest --preset asan
+
+echo "== ThreadSanitizer: tests, examples, short stress"
+cmake --preset tsan >/dev/null
+cmake --build --preset tsan
+ctest --preset tsan
+echo "== ThreadSanitizer: stress for ${stress_seconds} s"
+TSAN_OPTIONS="halt_on_error=1:allocator_may_return_null=1" build/tsan/tests/stress_smlb --seconds "$stress_seconds" --threads 6 \
+    --streams-per-thread 3
+
+echo "== libFuzzer (ASan + UBSan) for ${fuzz_seconds} s"
+cmake --preset fuzz >/dev/null
+cmake --build --preset fuzz
+corpus=build/fuzz/corpus
+rm -rf "$corpus" && mkdir -p "$corpus" && cp tests/fuzz/corpus/* "$corpus"/
+ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1" \
+    build/fuzz/tests/fuzz/fuzz_smlb -max_total_time="$fuzz_seconds" -print_final_stats=1 -timeout=20 \
+    -rss_limit_mb=4096 "$corpus" 2>&1 | tail -n 25
+
+echo "== valgrind memcheck: both examples"
+cmake --preset release >/dev/null
+cmake --build --preset release
+EXAMPLE_VALGRIND=1 bash tests/examples/run_examples.sh build/release "$PWD/examples" build/release/valgrind_examples
+echo "reliability suites passed"
