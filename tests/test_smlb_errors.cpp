@@ -156,6 +156,9 @@ const std::vector<Row>& Rows() {
          {"out", "byte span"}},
         {"huge offset", [](Scenario& s) { s.grad.offset = INT64_MAX - 1; }, ACLNN_ERR_PARAM_INVALID,
          {"gradOutput", "overflows"}},
+        // Found by the fuzzer: the last element at INT64_MAX made "one past it" overflow.
+        {"last element at INT64_MAX", [](Scenario& s) { s.grad.dims = {1}; s.grad.offset = INT64_MAX; },
+         ACLNN_ERR_PARAM_INVALID, {"gradOutput", "byte span"}},
         // 6. broadcast
         {"gradOutput vs self", [](Scenario& s) { s.grad.dims = {4, 3}; }, ACLNN_ERR_PARAM_INVALID,
          {"gradOutput", "[4,3]", "self", "[2,3]", "broadcast"}},

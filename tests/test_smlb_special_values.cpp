@@ -117,6 +117,8 @@ TEST(SpecialValues, ExpOverflowThresholdFloat32) {
              {-100.0, 1.0, 0.0, Expect::kNaN, "NaN even with g = 0"},
              {-1.0, 88.5, 1.0, Expect::kNegativeInf, "e = 2.7e38 finite, -y*e overflows: q = -inf"},
              {1.0, 200.0, 1.0, Expect::kReference, "xy = 200: e underflows to 0"},
+             // Found by the fuzzer: e underflows to 0, so q = -0 and -0 * -inf = NaN.
+             {5.5, 36.25, -INFINITY, Expect::kNaN, "e = exp(-199.4) = 0 in fp32, q * gs = 0 * inf"},
              {-0.008, 10000.0, 1.0, Expect::kNegativeInf, "e = 5.5e34 finite, -y*e overflows: q = -inf"},
              {-0.008, 10000.0, -2.0, Expect::kPositiveInf, "the same with g < 0"}},
             ACL_FLOAT, ACL_FLOAT);

@@ -124,13 +124,13 @@ int64_t Span(const TensorDescription& t) {
         if (t.dims[d] < 0 || strides[d] < 0) return -1;
         if (__builtin_mul_overflow(count, t.dims[d], &count)) return -1;
     }
-    if (count == 0) return t.offset;
+    if (count == 0) return t.offset < kMaxAllocElements ? t.offset : -1;
     for (size_t d = 0; d < t.dims.size(); ++d) {
         int64_t step;
         if (__builtin_mul_overflow(t.dims[d] - 1, strides[d], &step) || __builtin_add_overflow(last, step, &last))
             return -1;
     }
-    return last + 1 <= kMaxAllocElements ? last + 1 : -1;
+    return last < kMaxAllocElements ? last + 1 : -1;
 }
 
 void FillRandom(Region& region, int32_t dtype, std::mt19937_64& rng) {

@@ -105,8 +105,13 @@ void EncodeElement(double v, aclDataType type, void* dst) {
 aclDataType PromoteTypes(aclDataType a, aclDataType b) { return a == b ? a : ACL_FLOAT; }
 
 ReferenceValue SoftMarginLossGradReference(double x, double y, double g, double cof) {
-    auto fp32 = [](double v) {  // fp32 range, float64 precision
-        if (std::isfinite(v) && std::isinf(RoundToType(v, ACL_FLOAT))) return std::copysign(INFINITY, v);
+    // fp32's range with float64's precision: a step overflows to infinity, and below the normal range it
+    // takes fp32's subnormal spacing, down to zero, as it does in the kernel (so exp(-200) is 0 there, and
+    // 0 * inf gives NaN exactly when the fp32 formula does).
+    auto fp32 = [](double v) {
+        if (!std::isfinite(v)) return v;
+        const double rounded = RoundToType(v, ACL_FLOAT);
+        if (std::isinf(rounded) || std::fabs(v) < 0x1p-126) return rounded;
         return v;
     };
     // The product is rounded to fp32, as every implementation of this operator does (CANN's kernels, PyTorch):

@@ -29,8 +29,9 @@ struct ReferenceValue {
 };
 
 // cof * g * (-y * e) / (1 + e), e = exp(-x*y), evaluated step by step in float64 from the fp32-rounded
-// product x*y; a step whose magnitude exceeds the fp32 range becomes infinite, as it does in the fp32 kernel,
-// so inf/inf gives NaN there too.
+// product x*y; a step whose magnitude exceeds the fp32 range becomes infinite and one below the normal range
+// is rounded to fp32's subnormal spacing (or zero), as in the fp32 kernel, so inf/inf and 0*inf give NaN
+// exactly where the kernel's do.
 ReferenceValue SoftMarginLossGradReference(double x, double y, double g, double cof);
 
 // Checks an element of out against the reference: promote-type rounding, conversion to out's type, and the

@@ -74,9 +74,10 @@ std::string CheckLayout(const aclTensor& tensor, int64_t element_size, ViewExten
                 return "has a byte span that overflows int64";
         }
     }
-    int64_t first_byte, end_byte;
+    int64_t first_byte, end_element, end_byte;
     if (__builtin_mul_overflow(tensor.offset, element_size, &first_byte) ||
-        __builtin_mul_overflow(last + (numel > 0 ? 1 : 0), element_size, &end_byte))
+        __builtin_add_overflow(last, numel > 0 ? 1 : 0, &end_element) ||
+        __builtin_mul_overflow(end_element, element_size, &end_byte))
         return "has a byte span that overflows int64";
     extent->numel = numel;
     extent->first_byte = first_byte;
