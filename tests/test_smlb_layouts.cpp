@@ -152,11 +152,16 @@ TEST(Layouts, EmptyTensorsSucceedAndWriteNothing) {
         EXPECT_EQ(workspace_size, 0u);
         EXPECT_EQ(out.Download(), out.host());
     }
-    // Empty tensors address no memory, so a null data pointer is fine.
+    // Empty tensors address no memory, so a null data pointer is fine, and so are strides whose byte
+    // counts would not fit in int64 (found by the fuzzer: planning multiplied them anyway).
     const int64_t dims[] = {2, 0};
+    const int64_t huge_strides[] = {int64_t{1} << 62, int64_t{3} << 60};
     aclTensor* empty[4];
-    for (auto& t : empty) t = aclCreateTensor(dims, 2, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, dims, 2, nullptr);
-    EXPECT_EQ(RunSoftMarginLossBackward(empty[0], empty[1], empty[2], 0, empty[3]), 0);
+    for (int k = 0; k < 4; ++k) {
+        empty[k] = aclCreateTensor(dims, 2, ACL_FLOAT, k % 2 ? huge_strides : nullptr, 0, ACL_FORMAT_ND, dims, 2,
+                                   nullptr);
+    }
+    EXPECT_EQ(RunSoftMarginLossBackward(empty[0], empty[1], empty[2], 0, empty[3]), 0) << aclGetRecentErrMsg();
     for (aclTensor* t : empty) aclDestroyTensor(t);
 }
 

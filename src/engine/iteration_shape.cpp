@@ -10,6 +10,12 @@ IterationShape BuildIterationShape(const std::vector<int64_t>& shape,
     IterationShape result;
     result.numel = 1;
     for (int64_t size : shape) result.numel *= size;
+    if (result.numel == 0) {
+        // Nothing to visit; the strides of an empty view are never used (and need not even fit a byte count).
+        result.ndim = 1;
+        result.sizes[0] = 0;
+        return result;
+    }
 
     // Keep the dims that iterate (size > 1), then order them outermost-first by the chosen operand's stride;
     // ties fall back to the other operands' strides so that inputs also walk memory forwards.
@@ -35,7 +41,8 @@ IterationShape BuildIterationShape(const std::vector<int64_t>& shape,
         bool merge = !sizes.empty();
         for (int k = 0; k < kMaxOperands && merge; ++k) {
             if (element_strides[k].empty()) continue;
-            merge = element_strides[k][d] == strides[k].back() * sizes.back();
+            int64_t span;  // bytes covered by the inner dim; no merge when that does not even fit in int64
+            merge = !__builtin_mul_overflow(strides[k].back(), sizes.back(), &span) && element_strides[k][d] == span;
         }
         if (merge) {
             sizes.back() *= shape[d];  // d is outside the current dim and continues it seamlessly
@@ -47,7 +54,7 @@ IterationShape BuildIterationShape(const std::vector<int64_t>& shape,
     }
     // sizes/strides are innermost first now; the plan stores outermost first.
     if (sizes.empty()) {
-        sizes.push_back(result.numel == 0 ? 0 : 1);
+        sizes.push_back(1);  // a single element (every dim was 1)
         for (auto& s : strides) s.push_back(0);
     }
     result.ndim = static_cast<int>(sizes.size());
