@@ -122,7 +122,7 @@ ReferenceValue SoftMarginLossGradReference(double x, double y, double g, double 
     const double e = fp32(std::exp(t));
     const double num = fp32(-y * e);
     const double den = fp32(e + 1.0);
-    const double q = num / den;
+    const double q = fp32(num / den);
     const double gs = fp32(g * cof);
     ReferenceValue result;
     result.value = fp32(q * gs);
