@@ -95,6 +95,8 @@ const std::vector<Row>& CommonRows() {
         {0.5, 1.0, kMinSubnormal * 1000, Expect::kReference, "subnormal gradOutput"},
         {std::ldexp(1.0, -130), std::ldexp(1.0, -10), 3.0, Expect::kReference, "subnormal product"},
         {0.25, -0.5, std::ldexp(1.0, -140), Expect::kReference, "subnormal result"},
+        // Found by the fuzzer: e = exp(-91.9) is subnormal and g scales the result back to the normal range.
+        {-36.9379, -2.48828, -56248.6, Expect::kReference, "subnormal exp scaled to a normal result"},
         // Found by the fuzzer: q = -y/2 is subnormal (fp32 keeps 16 bits of it) and g scales it back up.
         {1.55993e13, 1.15006e-40, 4.508e13, Expect::kReference, "subnormal quotient scaled to a normal result"},
     };

@@ -127,6 +127,19 @@ ReferenceValue SoftMarginLossGradReference(double x, double y, double g, double 
     ReferenceValue result;
     result.value = fp32(q * gs);
     result.nan_acceptable = std::fabs(t - kExpOverflowThreshold) < 0.1;
+    // Below fp32's normal range an intermediate keeps only its subnormal bits, and one spacing there is a
+    // large relative error: an exp that is off by one subnormal spacing (Highway's Exp is within 1 ulp), or
+    // a quotient rounded to that spacing, is then scaled up by gradOutput. The fp32 formula's accuracy at
+    // such inputs is those spacings, carried to the result; it is granted here (it cannot arise otherwise).
+    if (e < 0x1p-126 || std::fabs(num) < 0x1p-126 || std::fabs(q) < 0x1p-126) {
+        const double q_slack = (std::fabs(y) + 1.0) * 0x1p-147;  // two subnormal spacings of e, num and q
+        if (std::isinf(gs)) {
+            // q may be 0 in one evaluation and a subnormal in the other: 0 * inf (NaN) or +-inf.
+            result.nonfinite_acceptable = std::fabs(q) <= q_slack;
+        } else {
+            result.absolute_slack = q_slack * std::fabs(gs);
+        }
+    }
     return result;
 }
 
@@ -135,15 +148,18 @@ const char* CheckElement(const ReferenceValue& reference, aclDataType promote, a
     const double in_promote = RoundToType(reference.value, promote);
     const double expected = RoundToType(in_promote, out_type);
     *expected_out = expected;
+    if (reference.nonfinite_acceptable && !std::isfinite(got)) return "";
     if (std::isnan(got)) {
         if (std::isnan(expected) || reference.nan_acceptable) return "";
         return "got NaN where a number was expected";
     }
     if (std::isnan(expected)) return reference.nan_acceptable ? "" : "expected NaN";
+    if (reference.nonfinite_acceptable && std::isnan(expected)) return "";
     if (std::isinf(expected) || std::isinf(got)) return got == expected ? "" : "infinity mismatch";
     const double promote_ulps = promote == ACL_FLOAT ? 8.0 : 1.0;
     double allowed = promote_ulps * UlpOf(in_promote, promote);
     if (out_type != promote && out_type != ACL_FLOAT) allowed += UlpOf(expected, out_type);
+    allowed += reference.absolute_slack;
     if (std::fabs(got - expected) > allowed) return "outside tolerance";
     return "";
 }

@@ -24,8 +24,10 @@ void EncodeElement(double v, aclDataType type, void* dst);
 aclDataType PromoteTypes(aclDataType a, aclDataType b);
 
 struct ReferenceValue {
-    double value;         // the formula in float64, with fp32 overflow (to infinity) at every step
-    bool nan_acceptable;  // -x*y lies within 0.1 of the fp32 exp overflow threshold: NaN or value are both right
+    double value = 0;                   // the formula in float64, with fp32's range at every step
+    bool nan_acceptable = false;        // -x*y lies within 0.1 of exp's overflow threshold: NaN or value
+    bool nonfinite_acceptable = false;  // an intermediate within fp32's subnormal spacing of 0, times inf
+    double absolute_slack = 0;          // subnormal intermediates: their spacing carried to the result
 };
 
 // cof * g * (-y * e) / (1 + e), e = exp(-x*y), evaluated step by step in float64 from the fp32-rounded
