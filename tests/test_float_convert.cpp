@@ -104,7 +104,8 @@ TEST(FloatConvert, Bf16OverflowBoundary) {
 }
 
 TEST(FloatConvert, NanStaysNan) {
-    const uint32_t payloads[] = {0x7fc00000u, 0x7f800001u, 0xffc00000u, 0x7fa00000u, 0xff800001u, 0x7fffffffu};
+    const uint32_t payloads[] = {0x7fc00000u, 0x7f800001u, 0xffc00000u, 0x7fa00000u, 0xff800001u, 0x7fffffffu,
+                                 0x7fff8000u, 0xffff8000u, 0xffffffffu, 0x7f807fffu};
     for (uint32_t bits : payloads) {
         float f;
         std::memcpy(&f, &bits, sizeof f);

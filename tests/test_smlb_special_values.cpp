@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "random_cases.h"
 #include "reference.h"
 #include "smlb_harness.h"
 
@@ -101,6 +102,40 @@ const std::vector<Row>& CommonRows() {
         {1.55993e13, 1.15006e-40, 4.508e13, Expect::kReference, "subnormal quotient scaled to a normal result"},
     };
     return rows;
+}
+
+// Found by the fuzzer: a NaN target whose payload fills the mantissa (FLOAT16 0xfffc) came out of a BFLOAT16
+// out as -0, because the NaN check used Highway's float !=, which is false for NaN on x86. Every NaN
+// payload, in every input and dtype path, must give NaN.
+TEST(SpecialValues, NaNsWithAnyPayloadStayNaN) {
+    struct Case {
+        aclDataType input, out;
+        uint32_t nan_bits;
+    };
+    const Case cases[] = {{ACL_FLOAT16, ACL_BF16, 0xfffc}, {ACL_FLOAT16, ACL_BF16, 0x7ffc},
+                          {ACL_FLOAT16, ACL_FLOAT16, 0x7c01}, {ACL_BF16, ACL_BF16, 0xffff},
+                          {ACL_FLOAT, ACL_BF16, 0x7fff8000u}, {ACL_FLOAT, ACL_FLOAT16, 0xffffffffu}};
+    for (const Case& c : cases) {
+        std::mt19937_64 rng(3);
+        const Uniform values{4.0};
+        for (int which = 0; which < 3; ++which) {
+            DeviceTensor grad(Dense({64}, c.input), rng, values);
+            DeviceTensor self(Dense({64}, c.input), rng, values);
+            DeviceTensor target(Dense({64}, c.input), rng, values);
+            DeviceTensor out(Dense({64}, c.out), rng, values);
+            DeviceTensor* inputs[3] = {&grad, &self, &target};
+            for (int i = 3; i < 64; i += 7) inputs[which]->SetRawBits(i, c.nan_bits);
+            inputs[which]->Upload();
+            ASSERT_EQ(RunSoftMarginLossBackward(grad.tensor(), self.tensor(), target.tensor(), 0, out.tensor()), 0);
+            const std::vector<uint8_t> result = out.Download();
+            for (int i = 3; i < 64; i += 7) {
+                const double got = DecodeElement(result.data() + i * ElementSize(c.out), c.out);
+                EXPECT_TRUE(std::isnan(got)) << "input " << which << " NaN bits " << std::hex << c.nan_bits
+                                             << " dtype " << std::dec << c.input << " -> " << c.out << ": got "
+                                             << got;
+            }
+        }
+    }
 }
 
 TEST(SpecialValues, Float32) { RunRows(CommonRows(), ACL_FLOAT, ACL_FLOAT); }

@@ -1,8 +1,9 @@
 // Per-target vector conversions between fp32 and FLOAT16/BFLOAT16 bit patterns (held in 32-bit lanes),
-// for Highway's foreach_target. Narrowing rounds to nearest, ties to even; NaN stays NaN; overflow gives
-// infinity; subnormals are exact. Highway 1.0.3's own bf16 demotion truncates and its software f16 path does
-// not round, so only the F16C instructions of the AVX2/AVX-512 targets are used as they are; every other
-// conversion is written here with integer operations (the same algorithm as common/float_convert.h).
+// for Highway's foreach_target. Narrowing rounds to nearest, ties to even; NaN stays NaN (whatever its
+// payload); overflow gives infinity; subnormals are exact. Highway 1.0.3's own bf16 demotion truncates and its
+// software f16 path does not round, so only the F16C instructions of the AVX2/AVX-512 targets are used as
+// they are; every other conversion is written here with integer operations (the same algorithm as
+// common/float_convert.h).
 
 // Include guard toggled per target, as Highway's per-target headers require.
 #if defined(ACLNN_CPU_KERNELS_VECTOR_CONVERT_INL_H_) == defined(HWY_TARGET_TOGGLE)
@@ -99,7 +100,8 @@ HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> FloatToBf16Bits(DF df, hn::Vec<DF> 
     const auto quiet_nan = hn::Or(high, hn::Set(du, 0x0040u));
     (void)di;
     (void)df;
-    return hn::IfThenElse(hn::RebindMask(du, hn::Ne(value, value)), quiet_nan, rounded);
+    // IsNaN, not Ne(value, value): Highway 1.0.3's float != is an ordered compare, false for NaN on x86.
+    return hn::IfThenElse(hn::RebindMask(du, hn::IsNaN(value)), quiet_nan, rounded);
 }
 
 }  // namespace aclnn_cpu::kernels::HWY_NAMESPACE

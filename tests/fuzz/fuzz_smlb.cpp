@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <map>
@@ -216,6 +217,7 @@ void VerifySuccess(const Fixture& f, int64_t reduction) {
     std::vector<int64_t> index(shape.size(), 0);
     for (int64_t linear = 0; linear < n; ++linear) {
         double values[3];
+        uint32_t raw[3];
         for (int k = 0; k < 3; ++k) {
             const TensorDescription& t = f.descriptions[k];
             int64_t at = t.offset;
@@ -226,6 +228,8 @@ void VerifySuccess(const Fixture& f, int64_t reduction) {
             if (region == nullptr) Fail("an input element lies outside every region");
             values[k] = test_support::DecodeElement(region->before.data() + (address - region->base),
                                                     static_cast<aclDataType>(t.dtype));
+            raw[k] = 0;
+            std::memcpy(&raw[k], region->before.data() + (address - region->base), ElementBytes(t.dtype));
         }
         const TensorDescription& o = f.descriptions[3];
         int64_t at = o.offset;
@@ -238,8 +242,9 @@ void VerifySuccess(const Fixture& f, int64_t reduction) {
             test_support::SoftMarginLossGradReference(values[1], values[2], values[0], cof), promote,
             static_cast<aclDataType>(o.dtype), got, &expected);
         if (problem[0] != '\0') {
-            std::fprintf(stderr, "x=%g y=%g g=%g got %g expected %g (%s)\n", values[1], values[2], values[0], got,
-                         expected, problem);
+            std::fprintf(stderr, "element %lld of %lld: x=%g y=%g g=%g (bits %x %x %x) got %g expected %g (%s)\n",
+                         static_cast<long long>(linear), static_cast<long long>(n), values[1], values[2], values[0],
+                         raw[1], raw[2], raw[0], got, expected, problem);
             Fail("result differs from the float64 reference");
         }
         for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
@@ -297,6 +302,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         r->before.assign(r->base, r->base + r->bytes);
     }
 
+    if (std::getenv("FUZZ_SMLB_VERBOSE") != nullptr) {  // describe the decoded case, for debugging a finding
+        for (int k = 0; k < 4; ++k) {
+            const TensorDescription& t = f.descriptions[k];
+            void* address = nullptr;
+            if (f.tensors[k] != nullptr) aclGetRawTensorAddr(f.tensors[k], &address);
+            std::fprintf(stderr, "tensor %d: %s dtype %d format %d offset %lld placement %d data %p dims", k,
+                         t.present ? "present" : "null", t.dtype, t.format, static_cast<long long>(t.offset),
+                         static_cast<int>(t.placement), address);
+            for (size_t d = 0; d < t.dims.size(); ++d)
+                std::fprintf(stderr, " %lld/%lld", static_cast<long long>(t.dims[d]),
+                             static_cast<long long>(t.contiguous ? -1 : t.strides[d]));
+            std::fprintf(stderr, "\n");
+        }
+        std::fprintf(stderr, "reduction %lld\n", static_cast<long long>(reduction));
+    }
     uint64_t workspace_size = 12345;
     aclOpExecutor* const sentinel = reinterpret_cast<aclOpExecutor*>(0x5a5a);
     aclOpExecutor* executor = sentinel;

@@ -1,6 +1,7 @@
 #include "device_tensor.h"
 
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 
 #include "reference.h"
@@ -59,6 +60,16 @@ double DeviceTensor::HostValue(int64_t storage_index) const {
 
 void DeviceTensor::SetStorage(int64_t storage_index, double value) {
     EncodeElement(RoundToType(value, spec_.type), spec_.type, host_.data() + storage_index * ElementSize(spec_.type));
+}
+
+void DeviceTensor::SetRawBits(int64_t storage_index, uint32_t bits) {
+    const int64_t size = ElementSize(spec_.type);
+    if (size == 4) {
+        std::memcpy(host_.data() + storage_index * 4, &bits, 4);
+    } else {
+        const uint16_t half = static_cast<uint16_t>(bits);
+        std::memcpy(host_.data() + storage_index * 2, &half, 2);
+    }
 }
 
 void DeviceTensor::Upload() {

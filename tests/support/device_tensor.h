@@ -57,6 +57,7 @@ public:
     // The value in the host mirror (what was uploaded), at a storage element.
     double HostValue(int64_t storage_index) const;
     void SetStorage(int64_t storage_index, double value);  // host mirror only; call Upload() after
+    void SetRawBits(int64_t storage_index, uint32_t bits);  // host mirror, the element's own bytes
     void Upload();
     // Current device storage bytes.
     std::vector<uint8_t> Download() const;
