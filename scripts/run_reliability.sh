@@ -29,7 +29,7 @@ corpus=build/fuzz/corpus
 rm -rf "$corpus" && mkdir -p "$corpus" && cp tests/fuzz/corpus/* "$corpus"/
 ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1" \
     build/fuzz/tests/fuzz/fuzz_smlb -max_total_time="$fuzz_seconds" -print_final_stats=1 -timeout=20 \
-    -rss_limit_mb=4096 "$corpus" 2>&1 | tail -n 25
+    -rss_limit_mb=4096 "$corpus" tests/fuzz/regressions 2>&1 | tail -n 25
 
 echo "== valgrind memcheck: both examples"
 cmake --preset release >/dev/null

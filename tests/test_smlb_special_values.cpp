@@ -183,6 +183,13 @@ TEST(SpecialValues, GradOutputOverflowsHalfOut) {
             ACL_FLOAT16, ACL_FLOAT);
 }
 
+// Found by the fuzzer: r = 5.6875 * 11520 = 65520 exactly in float64, the tie that rounds FLOAT16 to inf;
+// the fp32 quotient is an ulp under -y, so the kernel's r rounds to 65504. Both are right within an ulp.
+TEST(SpecialValues, ResultOnTheFloat16OverflowBoundary) {
+    RunRows({{6.88672, -5.6875, 11520.0, Expect::kReference, "r at 65520, the FLOAT16 overflow tie"}}, ACL_FLOAT16,
+            ACL_FLOAT16);
+}
+
 TEST(SpecialValues, MeanScalesByOneOverN) {
     RunRows({{0.0, 1.0, 1.0, Expect::kReference, "mean of 4"},
              {1.0, 1.0, 1.0, Expect::kReference, "mean of 4"},
