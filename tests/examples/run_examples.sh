@@ -6,9 +6,9 @@
 # EXAMPLE_SANITIZE=address,undefined (or thread) builds the examples with that sanitizer, for sanitizer builds
 # of the libraries; EXAMPLE_VALGRIND=1 runs them under valgrind's memcheck.
 set -euo pipefail
-build_dir=$1
-examples_dir=$2
-work=$3
+build_dir=$(realpath "$1")
+examples_dir=$(realpath "$2")
+work=$(realpath -m "$3")
 rm -rf "$work"
 mkdir -p "$work"
 prefix="$work/prefix"
