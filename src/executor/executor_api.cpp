@@ -1,13 +1,12 @@
 // Executors: creation by phase 1, the common phase 2, repeatable executors and address rebinding.
 #include <exception>
-#include <mutex>
 #include <new>
-#include <unordered_set>
 
 #include "aclnn/aclnn_base.h"
 #include "aclnn/opdev/op_errno.h"
 #include "common/config.h"
 #include "common/error_message.h"
+#include "common/live_set.h"
 #include "executor/executor.h"
 #include "runtime/runtime_internal.h"
 #include "tensor/tensor.h"
@@ -15,31 +14,14 @@
 namespace aclnn_cpu {
 namespace {
 
-// Executors are looked up before use so that a consumed or destroyed executor gives a status, not a crash
-// (as far as its address has not been reused by a new executor).
-struct LiveExecutors {
-    std::mutex mutex;
-    std::unordered_set<const aclOpExecutor*> executors;
-};
-
 // Created when the library loads and never destroyed, like the tensor registry.
-LiveExecutors* const g_live_executors = new LiveExecutors;
+LiveSet<aclOpExecutor>* const g_live_executors = new LiveSet<aclOpExecutor>;
 
-LiveExecutors& TheLiveExecutors() { return *g_live_executors; }
-
-bool IsLive(const aclOpExecutor* executor) {
-    LiveExecutors& live = TheLiveExecutors();
-    std::lock_guard lock(live.mutex);
-    return live.executors.count(executor) == 1;
-}
+bool IsLive(const aclOpExecutor* executor) { return g_live_executors->Contains(executor); }
 
 // Removes and frees executor; false when it was not live.
 bool Release(aclOpExecutor* executor) {
-    {
-        LiveExecutors& live = TheLiveExecutors();
-        std::lock_guard lock(live.mutex);
-        if (live.executors.erase(executor) == 0) return false;
-    }
+    if (!g_live_executors->Erase(executor)) return false;
     delete executor;
     return true;
 }
@@ -97,9 +79,7 @@ aclOpExecutor* CreateExecutor(std::shared_ptr<const OpPlan> plan, std::vector<ac
         executor->inputs = std::move(inputs);
         executor->outputs = std::move(outputs);
         executor->op_name = op_name;
-        LiveExecutors& live = TheLiveExecutors();
-        std::lock_guard lock(live.mutex);
-        live.executors.insert(executor);
+        g_live_executors->Insert(executor);
     } catch (const std::bad_alloc&) {
         delete executor;
         return nullptr;

@@ -124,85 +124,69 @@ aclError CheckSet(const char* caller, void* devPtr, size_t maxCount, size_t coun
     return ACL_SUCCESS;
 }
 
+// aclrtMalloc and aclrtMallocHost: a 64-byte aligned block, known to registry.
+aclError AllocateRegistered(const char* caller, const char* argument, aclnn_cpu::rt::AllocationRegistry& registry,
+                            void** pointer, size_t size, bool prefer_huge_pages) {
+    if (pointer == nullptr) {
+        SetErrorMessage("%s: %s is null", caller, argument);
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    if (size == 0) {
+        SetErrorMessage("%s: size is 0", caller);
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    void* block = AllocateAligned(size, prefer_huge_pages);
+    if (block == nullptr) {
+        SetErrorMessage("%s: cannot allocate %zu bytes", caller, size);
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
+    try {
+        registry.Add(block, size);
+    } catch (const std::bad_alloc&) {
+        std::free(block);
+        SetErrorMessage("%s: out of memory while registering a block of %zu bytes", caller, size);
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
+    *pointer = block;
+    return ACL_SUCCESS;
+}
+
+// aclrtFree and aclrtFreeHost. Queued work may still use the block: every stream finishes first, so a free
+// never pulls memory from under a running operator.
+aclError FreeRegistered(const char* caller, const char* argument, const char* allocator,
+                        aclnn_cpu::rt::AllocationRegistry& registry, void* pointer) {
+    if (pointer == nullptr) {
+        SetErrorMessage("%s: %s is null", caller, argument);
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    aclnn_cpu::rt::SynchronizeAllStreams(false);
+    if (!registry.Remove(pointer)) {
+        SetErrorMessage("%s: %p is not the start of a live %s block (double free, or not from %s)", caller, pointer,
+                        allocator, allocator);
+        return ACL_ERROR_RT_PARAM_INVALID;
+    }
+    std::free(pointer);
+    return ACL_SUCCESS;
+}
+
 }  // namespace
 
 extern "C" {
 
 aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
-    if (devPtr == nullptr) {
-        SetErrorMessage("aclrtMalloc: devPtr is null");
-        return ACL_ERROR_INVALID_PARAM;
-    }
-    if (size == 0) {
-        SetErrorMessage("aclrtMalloc: size is 0");
-        return ACL_ERROR_INVALID_PARAM;
-    }
-    void* block = AllocateAligned(size, PrefersHugePages(policy));
-    if (block == nullptr) {
-        SetErrorMessage("aclrtMalloc: cannot allocate %zu bytes", size);
-        return ACL_ERROR_RT_MEMORY_ALLOCATION;
-    }
-    try {
-        DeviceAllocations().Add(block, size);
-    } catch (const std::bad_alloc&) {
-        std::free(block);
-        SetErrorMessage("aclrtMalloc: out of memory while registering a block of %zu bytes", size);
-        return ACL_ERROR_RT_MEMORY_ALLOCATION;
-    }
-    *devPtr = block;
-    return ACL_SUCCESS;
+    return AllocateRegistered("aclrtMalloc", "devPtr", DeviceAllocations(), devPtr, size, PrefersHugePages(policy));
 }
 
 aclError aclrtFree(void* devPtr) {
-    if (devPtr == nullptr) {
-        SetErrorMessage("aclrtFree: devPtr is null");
-        return ACL_ERROR_INVALID_PARAM;
-    }
-    // Queued work may still use the block: let every stream finish first, so a free never pulls memory from
-    // under a running operator.
-    aclnn_cpu::rt::SynchronizeAllStreams(false);
-    if (!DeviceAllocations().Remove(devPtr)) {
-        SetErrorMessage("aclrtFree: %p is not the start of a live aclrtMalloc block (double free, or not from "
-                        "aclrtMalloc)", devPtr);
-        return ACL_ERROR_RT_PARAM_INVALID;
-    }
-    std::free(devPtr);
-    return ACL_SUCCESS;
+    return FreeRegistered("aclrtFree", "devPtr", "aclrtMalloc", DeviceAllocations(), devPtr);
 }
 
 aclError aclrtMallocHost(void** hostPtr, size_t size) {
-    if (hostPtr == nullptr || size == 0) {
-        SetErrorMessage("aclrtMallocHost: %s", hostPtr == nullptr ? "hostPtr is null" : "size is 0");
-        return ACL_ERROR_INVALID_PARAM;
-    }
-    void* block = AllocateAligned(size, false);
-    if (block == nullptr) {
-        SetErrorMessage("aclrtMallocHost: cannot allocate %zu bytes", size);
-        return ACL_ERROR_RT_MEMORY_ALLOCATION;
-    }
-    try {
-        HostAllocations().Add(block, size);
-    } catch (const std::bad_alloc&) {
-        std::free(block);
-        SetErrorMessage("aclrtMallocHost: out of memory while registering a block of %zu bytes", size);
-        return ACL_ERROR_RT_MEMORY_ALLOCATION;
-    }
-    *hostPtr = block;
-    return ACL_SUCCESS;
+    return AllocateRegistered("aclrtMallocHost", "hostPtr", HostAllocations(), hostPtr, size, false);
 }
 
 aclError aclrtFreeHost(void* hostPtr) {
-    if (hostPtr == nullptr) {
-        SetErrorMessage("aclrtFreeHost: hostPtr is null");
-        return ACL_ERROR_INVALID_PARAM;
-    }
-    aclnn_cpu::rt::SynchronizeAllStreams(false);
-    if (!HostAllocations().Remove(hostPtr)) {
-        SetErrorMessage("aclrtFreeHost: %p is not the start of a live aclrtMallocHost block", hostPtr);
-        return ACL_ERROR_RT_PARAM_INVALID;
-    }
-    std::free(hostPtr);
-    return ACL_SUCCESS;
+    return FreeRegistered("aclrtFreeHost", "hostPtr", "aclrtMallocHost", HostAllocations(), hostPtr);
 }
 
 aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {

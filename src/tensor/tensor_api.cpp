@@ -1,27 +1,19 @@
 // aclCreateTensor, aclInitTensor, aclDestroyTensor and the tensor getters.
 #include <algorithm>
 #include <cstring>
-#include <mutex>
 #include <new>
-#include <unordered_set>
 
 #include "aclnn/opdev/op_errno.h"
 #include "common/error_message.h"
+#include "common/live_set.h"
 #include "tensor/tensor.h"
 
 namespace aclnn_cpu {
 namespace {
 
-struct LiveTensors {
-    std::mutex mutex;
-    std::unordered_set<const aclTensor*> tensors;
-};
-
 // Created when the library loads (so no later call can fail to create it) and never destroyed (tensors may
 // be destroyed by static destructors at exit).
-LiveTensors* const g_live_tensors = new LiveTensors;
-
-LiveTensors& TheLiveTensors() { return *g_live_tensors; }
+LiveSet<aclTensor>* const g_live_tensors = new LiveSet<aclTensor>;
 
 void Fill(aclTensor* tensor, const int64_t* viewDims, uint64_t viewDimsNum, aclDataType dataType,
           const int64_t* stride, int64_t offset, aclFormat format, const int64_t* storageDims,
@@ -67,11 +59,7 @@ std::vector<int64_t> ContiguousStrides(const std::vector<int64_t>& dims) {
     return strides;
 }
 
-bool IsLiveTensor(const aclTensor* tensor) {
-    LiveTensors& live = TheLiveTensors();
-    std::lock_guard lock(live.mutex);
-    return live.tensors.count(tensor) == 1;
-}
+bool IsLiveTensor(const aclTensor* tensor) { return g_live_tensors->Contains(tensor); }
 
 }  // namespace aclnn_cpu
 
@@ -93,9 +81,7 @@ aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDat
         tensor = new aclTensor;
         aclnn_cpu::Fill(tensor, viewDims, viewDimsNum, dataType, stride, offset, format, storageDims, storageDimsNum,
                         tensorData);
-        auto& live = aclnn_cpu::TheLiveTensors();
-        std::lock_guard lock(live.mutex);
-        live.tensors.insert(tensor);
+        aclnn_cpu::g_live_tensors->Insert(tensor);
     } catch (const std::bad_alloc&) {
         delete tensor;
         aclnn_cpu::SetErrorMessage("aclCreateTensor: out of memory (viewDimsNum %llu)",
@@ -129,14 +115,10 @@ aclnnStatus aclInitTensor(aclTensor* tensor, const int64_t* viewDims, uint64_t v
 
 aclnnStatus aclDestroyTensor(const aclTensor* tensor) {
     if (tensor == nullptr) return ACLNN_SUCCESS;
-    {
-        auto& live = aclnn_cpu::TheLiveTensors();
-        std::lock_guard lock(live.mutex);
-        if (live.tensors.erase(tensor) == 0) {
-            aclnn_cpu::SetErrorMessage("aclDestroyTensor: %p is not a live tensor (destroyed twice?)",
-                                       static_cast<const void*>(tensor));
-            return ACLNN_ERR_PARAM_INVALID;
-        }
+    if (!aclnn_cpu::g_live_tensors->Erase(tensor)) {
+        aclnn_cpu::SetErrorMessage("aclDestroyTensor: %p is not a live tensor (destroyed twice?)",
+                                   static_cast<const void*>(tensor));
+        return ACLNN_ERR_PARAM_INVALID;
     }
     delete tensor;
     return ACLNN_SUCCESS;
