@@ -36,23 +36,28 @@ using DU16 = hn::Rebind<uint16_t, DF>;
 
 // exp(t) with IEEE behaviour. Highway's Exp is accurate (1 ulp) up to +104 and overflows to +inf correctly
 // there, but gives garbage further up and maps NaN to 0. Replacing every t that is not <= 100 by 100 fixes
-// both at the cost of a compare and a blend: anything above 100 gives +inf, and so does a NaN t -- which
-// still yields NaN below, because e = +inf makes the quotient (-y*e)/(e+1) NaN, and every NaN t comes from
-// a NaN (or inf*0) input that the operator must turn into NaN anyway.
+// both: anything above 100 gives +inf, and so does a NaN t -- which still yields NaN below, because
+// e = +inf makes the quotient (-y*e)/(e+1) NaN, and every NaN t comes from a NaN (or inf*0) input that the
+// operator must turn into NaN anyway. On x86 (every target, the scalar one included) Min(t, bound) returns
+// bound when t is NaN, so one instruction does it; elsewhere Min may return the NaN, hence the blend.
 HWY_INLINE hn::Vec<DF> ClampedExp(DF df, hn::Vec<DF> t) {
     const auto bound = hn::Set(df, 100.0f);
+#if HWY_ARCH_X86
+    return hn::Exp(df, hn::Min(t, bound));
+#else
     return hn::Exp(df, hn::IfThenElse(hn::Le(t, bound), t, bound));
+#endif
 }
 
-// CANN's kernel, in its order: p = x*y; e = exp(-p); q = (-y*e) / (e+1); r = q * (g*cof). -p is formed as
-// x * (-y), which rounds to exactly -(x*y), so -y is computed once. scale is false when cof is 1, whose
-// product would change nothing.
-HWY_INLINE hn::Vec<DF> SoftMarginLossGrad(DF df, hn::Vec<DF> x, hn::Vec<DF> y, hn::Vec<DF> g, hn::Vec<DF> cof,
-                                          bool scale) {
+// CANN's kernel, in its order: p = x*y; e = exp(-p); q = (-y*e) / (e+1); r = q * gs, with gs = g*cof
+// formed by the caller (once, for a gradOutput that is constant along the row; not at all when cof is 1,
+// whose product would change nothing). -p is formed as x * (-y), which rounds to exactly -(x*y), so -y is
+// computed once.
+HWY_INLINE hn::Vec<DF> SoftMarginLossGrad(DF df, hn::Vec<DF> x, hn::Vec<DF> y, hn::Vec<DF> gs) {
     const auto minus_y = hn::Neg(y);
     const auto e = ClampedExp(df, hn::Mul(x, minus_y));
     const auto q = hn::Div(hn::Mul(minus_y, e), hn::Add(e, hn::Set(df, 1.0f)));
-    return hn::Mul(q, scale ? hn::Mul(g, cof) : g);
+    return hn::Mul(q, gs);
 }
 
 HWY_INLINE hn::Vec<DF> RoundToType(DF df, ElementType type, hn::Vec<DF> r) {
@@ -157,11 +162,18 @@ void FusedKernel(const SmlbSimdConfig& config, const FusedRows& a) {
             p[k] = a.in[k] + row * a.in_outer[k];
             constant[k] = a.in_constant[k] ? BroadcastTyped<kIn>(df, p[k]) : hn::Zero(df);
         }
+        // A constant gradOutput is scaled once per row; a varying one per vector.
+        if (a.in_constant[kGradOutput] && scale) constant[kGradOutput] = hn::Mul(constant[kGradOutput], cof);
+        const bool scale_each = scale && !a.in_constant[kGradOutput];
         char* out = a.out + row * a.out_outer;
         auto input = [&](int k, const char* at) { return a.in_constant[k] ? constant[k] : LoadTyped<kIn>(df, at); };
+        auto scaled_grad = [&](const char* at) {
+            const auto g = input(kGradOutput, at);
+            return scale_each ? hn::Mul(g, cof) : g;
+        };
         for (int64_t i = 0; i < full; i += lanes) {
             auto r = SoftMarginLossGrad(df, input(kSelf, p[kSelf] + i * kInSize), input(kTarget, p[kTarget] + i * kInSize),
-                                        input(kGradOutput, p[kGradOutput] + i * kInSize), cof, scale);
+                                        scaled_grad(p[kGradOutput] + i * kInSize));
             if (kRound) r = RoundToType(df, kIn, r);
             StoreAsType<kStreamHere>(df, kOut, r, out + i * kOutSize);
         }
@@ -170,7 +182,7 @@ void FusedKernel(const SmlbSimdConfig& config, const FusedRows& a) {
         for (int k = 0; k < 3; ++k)
             if (!a.in_constant[k]) std::memcpy(tail_in[k], p[k] + full * kInSize, static_cast<size_t>(rest * kInSize));
         auto r = SoftMarginLossGrad(df, input(kSelf, tail_in[kSelf]), input(kTarget, tail_in[kTarget]),
-                                    input(kGradOutput, tail_in[kGradOutput]), cof, scale);
+                                    scaled_grad(tail_in[kGradOutput]));
         if (kRound) r = RoundToType(df, kIn, r);
         StoreAsType<false>(df, kOut, r, tail_out);
         std::memcpy(out + full * kOutSize, tail_out, static_cast<size_t>(rest * kOutSize));
@@ -307,7 +319,7 @@ HWY_INLINE void ComputeBlock(const SmlbSimdConfig& config, const Operand* in, co
         const auto g = in[kGradOutput].broadcast ? in[kGradOutput].value : hn::LoadU(df, values[kGradOutput] + i);
         const auto x = in[kSelf].broadcast ? in[kSelf].value : hn::LoadU(df, values[kSelf] + i);
         const auto y = in[kTarget].broadcast ? in[kTarget].value : hn::LoadU(df, values[kTarget] + i);
-        const auto r = SoftMarginLossGrad(df, x, y, g, cof, scale);
+        const auto r = SoftMarginLossGrad(df, x, y, scale ? hn::Mul(g, cof) : g);
         store(i, round ? RoundToType(df, promote, r) : r);
     }
 }
