@@ -109,9 +109,8 @@ HWY_INLINE hn::Vec<DF> LoadTyped(DF df, const char* p) {
 }
 
 // One element at p, widened exactly, in every lane (widening is exact, so this equals what the loads give).
-template <ElementType kType>
-HWY_INLINE hn::Vec<DF> BroadcastTyped(DF df, const char* p) {
-    if (kType == ElementType::kFloat32) {
+HWY_INLINE hn::Vec<DF> BroadcastAsFloat(DF df, ElementType type, const char* p) {
+    if (type == ElementType::kFloat32) {
         float value;
         std::memcpy(&value, p, sizeof value);
         return hn::Set(df, value);
@@ -119,7 +118,7 @@ HWY_INLINE hn::Vec<DF> BroadcastTyped(DF df, const char* p) {
     uint16_t bits;
     std::memcpy(&bits, p, sizeof bits);
     const auto lanes = hn::Set(DU(), static_cast<uint32_t>(bits));
-    return kType == ElementType::kFloat16 ? HalfBitsToFloat(df, lanes) : Bf16BitsToFloat(df, lanes);
+    return type == ElementType::kFloat16 ? HalfBitsToFloat(df, lanes) : Bf16BitsToFloat(df, lanes);
 }
 
 // Whether streaming stores of 16-bit results write exactly one whole vector register (not on 128-bit
@@ -160,7 +159,7 @@ void FusedKernel(const SmlbSimdConfig& config, const FusedRows& a) {
         hn::Vec<DF> constant[3];
         for (int k = 0; k < 3; ++k) {
             p[k] = a.in[k] + row * a.in_outer[k];
-            constant[k] = a.in_constant[k] ? BroadcastTyped<kIn>(df, p[k]) : hn::Zero(df);
+            constant[k] = a.in_constant[k] ? BroadcastAsFloat(df, kIn, p[k]) : hn::Zero(df);
         }
         // A constant gradOutput is scaled once per row; a varying one per vector.
         if (a.in_constant[kGradOutput] && scale) constant[kGradOutput] = hn::Mul(constant[kGradOutput], cof);
@@ -297,12 +296,6 @@ const float* InputBlock(const Operand& op, int64_t inner_size, int64_t first, in
     return buffer;
 }
 
-hn::Vec<DF> BroadcastValue(ElementType type, const char* src) {
-    const DF df;
-    HWY_ALIGN char raw[hn::MaxLanes(df) * sizeof(float)] = {};
-    std::memcpy(raw, src, static_cast<size_t>(ElementSize(type)));
-    return hn::Set(df, hn::GetLane(LoadAsFloat(df, type, raw)));
-}
 
 // Computes a block and stores it through store(i, vector) for i = 0, lanes, ... < padded.
 template <class Store>
@@ -340,7 +333,7 @@ void BlockedTile(const SmlbSimdConfig& config, const engine::Tile& tile) {
         op.inner = tile.inner_stride[k];
         op.outer = tile.outer_stride[k];
         op.broadcast = k != kOut && op.inner == 0 && op.outer == 0;
-        op.value = op.broadcast ? BroadcastValue(op.type, op.origin) : hn::Zero(df);
+        op.value = op.broadcast ? BroadcastAsFloat(df, op.type, op.origin) : hn::Zero(df);
     }
     const Operand& out = ops[kOut];
     const ElementType out_type = out.type;
