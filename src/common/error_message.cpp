@@ -26,8 +26,6 @@ void SetErrorMessage(const char* format, ...) {
     Log(LogLevel::kError, "%s", buffer);
 }
 
-void ClearErrorMessage() { t_recent_message.clear(); }
-
 }  // namespace aclnn_cpu
 
 extern "C" const char* aclGetRecentErrMsg(void) {

@@ -9,7 +9,4 @@ namespace aclnn_cpu {
 // printf-style; replaces the calling thread's recent message and also sends it to the error log.
 ACLNN_CPU_INTERNAL void SetErrorMessage(const char* format, ...) __attribute__((format(printf, 1, 2)));
 
-// Forgets the calling thread's recent message (for tests).
-ACLNN_CPU_INTERNAL void ClearErrorMessage();
-
 }  // namespace aclnn_cpu

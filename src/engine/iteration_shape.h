@@ -19,7 +19,6 @@ struct IterationShape {
     std::array<std::array<int64_t, kMaxDims>, kMaxOperands> byte_strides{};  // per operand, per dim
     int64_t numel = 0;
 
-    int64_t inner_size() const { return sizes[ndim - 1]; }
     int64_t inner_stride(int operand) const { return byte_strides[operand][ndim - 1]; }
 };
 

@@ -102,12 +102,6 @@ HWY_INLINE void StoreAsType(DF df, ElementType type, hn::Vec<DF> v, char* p) {
     hn::StoreU(packed, du16, reinterpret_cast<uint16_t*>(p));
 }
 
-// The same loads and stores with the dtype known at compile time, for the fused runs below.
-template <ElementType kType>
-HWY_INLINE hn::Vec<DF> LoadTyped(DF df, const char* p) {
-    return LoadAsFloat(df, kType, p);
-}
-
 // One element at p, widened exactly, in every lane (widening is exact, so this equals what the loads give).
 HWY_INLINE hn::Vec<DF> BroadcastAsFloat(DF df, ElementType type, const char* p) {
     if (type == ElementType::kFloat32) {
@@ -165,7 +159,7 @@ void FusedKernel(const SmlbSimdConfig& config, const FusedRows& a) {
         if (a.in_constant[kGradOutput] && scale) constant[kGradOutput] = hn::Mul(constant[kGradOutput], cof);
         const bool scale_each = scale && !a.in_constant[kGradOutput];
         char* out = a.out + row * a.out_outer;
-        auto input = [&](int k, const char* at) { return a.in_constant[k] ? constant[k] : LoadTyped<kIn>(df, at); };
+        auto input = [&](int k, const char* at) { return a.in_constant[k] ? constant[k] : LoadAsFloat(df, kIn, at); };
         auto scaled_grad = [&](const char* at) {
             const auto g = input(kGradOutput, at);
             return scale_each ? hn::Mul(g, cof) : g;

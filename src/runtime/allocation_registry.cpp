@@ -33,11 +33,6 @@ bool AllocationRegistry::Owns(const void* address) const {
     return begin - it->first < it->second;
 }
 
-size_t AllocationRegistry::LiveBlocks() const {
-    std::shared_lock lock(mutex_);
-    return blocks_.size();
-}
-
 AllocationRegistry& DeviceAllocations() {
     static AllocationRegistry registry;
     return registry;

@@ -20,7 +20,6 @@ public:
     bool Contains(const void* address, size_t bytes) const;
     // True when address lies inside a live block (a one-past-the-end address does not count).
     bool Owns(const void* address) const;
-    size_t LiveBlocks() const;
 
 private:
     mutable std::shared_mutex mutex_;

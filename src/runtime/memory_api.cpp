@@ -19,8 +19,6 @@ bool InsideDeviceAllocation(const void* address, size_t bytes) {
     return DeviceAllocations().Contains(address, bytes);
 }
 
-size_t LiveDeviceAllocations() { return DeviceAllocations().LiveBlocks(); }
-
 }  // namespace aclnn_cpu::rt
 
 namespace {

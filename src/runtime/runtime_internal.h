@@ -19,7 +19,4 @@ ACLNN_CPU_INTERNAL aclError EnqueueOnStream(aclrtStream stream, Task task, const
 // True when [address, address + bytes) lies inside one live aclrtMalloc block.
 ACLNN_CPU_INTERNAL bool InsideDeviceAllocation(const void* address, size_t bytes);
 
-// Number of live aclrtMalloc blocks (for leak tests).
-ACLNN_CPU_INTERNAL size_t LiveDeviceAllocations();
-
 }  // namespace aclnn_cpu::rt

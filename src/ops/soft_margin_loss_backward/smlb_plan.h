@@ -24,8 +24,6 @@ public:
     aclnnStatus Bind(void* workspace, uint64_t workspace_size, rt::Task* task) const override;
     bool IsSmall() const override;
 
-    int64_t numel() const { return shape_.numel; }
-
 private:
     // Reads the four data addresses and checks them; on success fills bases (with each view's offset applied).
     aclnnStatus ResolveAddresses(const char* caller, engine::OperandPointers* bases) const;
