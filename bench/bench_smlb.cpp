@@ -2,8 +2,8 @@
 //
 // Single benchmarks: the operator through the public API (fp32/fp16/bf16, full and 0-d gradOutput, a
 // [N/64, 1] target, a transposed self, mixed dtypes) at 1K to 64M elements on 1 thread and on all cores, the
-// same-traffic plain loops, a composite multi-pass evaluation and the scalar reference kernel; and the
-// latency of a whole 4-element call.
+// same-traffic plain loops, PyTorch's composite evaluation (fresh or kept temporaries) and the scalar
+// reference kernel; and the latency of a whole 4-element call.
 //
 // Paired benchmarks (pair/...): the two sides of each target's ratio run alternately within one benchmark,
 // and the ratio is taken over the same seconds. This machine's memory bandwidth drifts by tens of percent
@@ -146,7 +146,9 @@ int main(int argc, char** argv) {
                                [=] { return bench::MakePlainLoop(reads, element_size, n, threads); });
                     }
                 }
-                single(Name("composite/f32", n, threads), [=] { return bench::MakeComposite(n, threads); });
+                single(Name("composite/f32", n, threads), [=] { return bench::MakeComposite(n, threads, true); });
+                single(Name("composite_kept_temporaries/f32", n, threads),
+                       [=] { return bench::MakeComposite(n, threads, false); });
                 single(Name("scalar_reference/f32", n, threads),
                        [=] { return bench::MakeScalarReference(n, threads); });
             }
@@ -171,7 +173,10 @@ int main(int argc, char** argv) {
             pair("bf16_vs_f32", op("full", ACL_BF16), op("full", ACL_FLOAT), false);
             pair("f16_vs_f32", op("full", ACL_FLOAT16), op("full", ACL_FLOAT), false);
             pair("broadcast_target_vs_full", op("broadcast_target", ACL_FLOAT), op("full", ACL_FLOAT), false);
-            pair("f32_vs_composite", op("full", ACL_FLOAT), [=] { return bench::MakeComposite(n, threads); }, false);
+            pair("f32_vs_composite", op("full", ACL_FLOAT), [=] { return bench::MakeComposite(n, threads, true); },
+                 false);
+            pair("f32_vs_composite_kept", op("full", ACL_FLOAT),
+                 [=] { return bench::MakeComposite(n, threads, false); }, false);
             pair("transposed_self_vs_full", op("transposed_self", ACL_FLOAT), op("full", ACL_FLOAT), false);
             pair("mixed_vs_f32", op("mixed", ACL_FLOAT), op("full", ACL_FLOAT), false);
             pair("f32_vs_scalar_reference", op("full", ACL_FLOAT),

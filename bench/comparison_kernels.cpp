@@ -29,32 +29,32 @@ void PlainLoop2Read1Write16(const uint16_t* a, const uint16_t* b, uint16_t* out,
     for (int64_t i = 0; i < n; ++i) out[i] = static_cast<uint16_t>(a[i] ^ b[i]);
 }
 
-void CompositeMultiPass(const float* x, const float* y, const float* g, float cof, float* out, float* scratch,
-                        int64_t n, int threads) {
-    float* p = scratch;
-    float* e = scratch + n;
-    float* num = scratch + 2 * n;
-    float* den = scratch + 3 * n;
-    float* q = scratch + 4 * n;
+void EagerComposite(const float* x, const float* y, const float* g, float norm, float* out, int64_t n, int threads,
+                    const CompositeTemporaries& temporaries) {
+    float* minus_y = temporaries.minus_y;
+    float* product = temporaries.product;
+    float* z = temporaries.z;
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int64_t i = 0; i < n; ++i) minus_y[i] = -y[i];
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int64_t i = 0; i < n; ++i) product[i] = minus_y[i] * x[i];
 #pragma omp parallel num_threads(threads)
     {
-#pragma omp for schedule(static)
-        for (int64_t i = 0; i < n; ++i) p[i] = x[i] * y[i];
-#pragma omp for schedule(static)
-        for (int64_t i = 0; i < n; ++i) p[i] = -p[i];
-#pragma omp for schedule(static)
-        for (int64_t i = 0; i < n; ++i) e[i] = std::exp(p[i]);
-#pragma omp for schedule(static)
-        for (int64_t i = 0; i < n; ++i) num[i] = -y[i] * e[i];
-#pragma omp for schedule(static)
-        for (int64_t i = 0; i < n; ++i) den[i] = e[i] + 1.0f;
-#pragma omp for schedule(static)
-        for (int64_t i = 0; i < n; ++i) q[i] = num[i] / den[i];
-#pragma omp for schedule(static)
-        for (int64_t i = 0; i < n; ++i) p[i] = g[i] * cof;
-#pragma omp for schedule(static)
-        for (int64_t i = 0; i < n; ++i) out[i] = q[i] * p[i];
+        const int count = omp_get_num_threads(), index = omp_get_thread_num();
+        const int64_t begin = n * index / count, end = n * (index + 1) / count;
+        VectorExp(product + begin, z + begin, end - begin);
     }
+    if (temporaries.release_after_exp) temporaries.release_after_exp();  // -y and -y*x die with the expression
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int64_t i = 0; i < n; ++i) out[i] = y[i] * z[i];
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int64_t i = 0; i < n; ++i) out[i] *= -norm;
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int64_t i = 0; i < n; ++i) z[i] += 1.0f;
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int64_t i = 0; i < n; ++i) out[i] /= z[i];
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int64_t i = 0; i < n; ++i) out[i] *= g[i];
 }
 
 void ScalarReferencePath(const float* x, const float* y, const float* g, float cof, float* out, int64_t n,

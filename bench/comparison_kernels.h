@@ -1,10 +1,11 @@
 // The benchmark's yardsticks, measured in the same run as the operator:
 // - plain loops with the operator's memory traffic (3 reads + 1 write, or 2 + 1), the bandwidth to reach;
-// - a PyTorch-style composite evaluation: one pass over memory per arithmetic step, with temporaries;
+// - PyTorch's composite evaluation: one pass over memory per arithmetic step, with temporaries;
 // - the library's scalar reference kernel over the same contiguous data.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 
 namespace bench {
 
@@ -17,11 +18,22 @@ void PlainLoop3Read1Write16(const uint16_t* a, const uint16_t* b, const uint16_t
                             int threads);
 void PlainLoop2Read1Write16(const uint16_t* a, const uint16_t* b, uint16_t* out, int64_t n, int threads);
 
-// soft_margin_loss_backward the way an eager framework evaluates it: p = x*y; t = -p; e = exp(t);
-// num = -y*e; den = e + 1; q = num/den; gs = g*cof; out = q*gs -- each step a separate pass over n floats,
-// using `scratch` (5 * n floats) for the temporaries.
-void CompositeMultiPass(const float* x, const float* y, const float* g, float cof, float* out, float* scratch,
-                        int64_t n, int threads);
+// soft_margin_loss_backward the way PyTorch's CPU soft_margin_loss_backward_out evaluates it
+// (aten/src/ATen/native/Loss.cpp): z = exp((-y) * x); out = y * z; out *= -norm; z += 1; out /= z;
+// out *= g -- eight passes over memory, each parallel on `threads` threads, the exp pass vectorised.
+// The three temporaries (-y, -y*x, z) are the caller's; release_after_exp, when set, is called where PyTorch
+// frees -y and -y*x (the end of the full expression).
+struct CompositeTemporaries {
+    float* minus_y;
+    float* product;
+    float* z;
+    std::function<void()> release_after_exp;
+};
+void EagerComposite(const float* x, const float* y, const float* g, float norm, float* out, int64_t n, int threads,
+                    const CompositeTemporaries& temporaries);
+
+// exp over n floats with Highway's vector Exp, dispatched to the best SIMD target (bench/composite_exp.cpp).
+void VectorExp(const float* in, float* out, int64_t n);
 
 // The library's scalar reference kernel over contiguous fp32 data.
 void ScalarReferencePath(const float* x, const float* y, const float* g, float cof, float* out, int64_t n,

@@ -34,8 +34,9 @@ std::unique_ptr<Workload> MakeOperator(const std::string& variant, aclDataType t
 // Plain loops with the operator's traffic: reads + 1 write of element_size-byte elements.
 std::unique_ptr<Workload> MakePlainLoop(int reads, int element_size, int64_t n, int threads);
 
-// The formula one pass per arithmetic step, with temporaries (an eager framework's evaluation).
-std::unique_ptr<Workload> MakeComposite(int64_t n, int threads);
+// PyTorch's evaluation: one pass per arithmetic step, with temporaries allocated on every run as PyTorch's
+// CPU allocator does (fresh_temporaries) or allocated once and kept warm.
+std::unique_ptr<Workload> MakeComposite(int64_t n, int threads, bool fresh_temporaries);
 
 // The library's scalar reference kernel over contiguous fp32 data.
 std::unique_ptr<Workload> MakeScalarReference(int64_t n, int threads);
