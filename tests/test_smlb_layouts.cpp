@@ -166,7 +166,8 @@ TEST(Layouts, EmptyTensorsSucceedAndWriteNothing) {
 }
 
 // The same values in different layouts give bit-identical results: contiguous operands take the kernels'
-// fused path (uniform dtypes) or blocked path (mixed dtypes), transposed ones always the blocked path.
+// fused path (uniform dtypes; all-BFLOAT16 in even/odd pairs) or blocked path (mixed dtypes), transposed ones
+// always the blocked path.
 struct LayoutTypes {
     aclDataType grad, self, target, out;
 };
@@ -211,6 +212,7 @@ INSTANTIATE_TEST_SUITE_P(Dtypes, LayoutIndependence,
                                            LayoutTypes{ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT},
                                            LayoutTypes{ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16},
                                            LayoutTypes{ACL_BF16, ACL_BF16, ACL_BF16, ACL_FLOAT16},
+                                           LayoutTypes{ACL_BF16, ACL_BF16, ACL_BF16, ACL_BF16},
                                            LayoutTypes{ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT}));
 
 TEST(Layouts, ResultsDoNotDependOnThreadCountOrRun) {

@@ -164,7 +164,35 @@ void FusedKernel(const SmlbSimdConfig& config, const FusedRows& a) {
             const auto g = input(kGradOutput, at);
             return scale_each ? hn::Mul(g, cof) : g;
         };
-        for (int64_t i = 0; i < full; i += lanes) {
+        int64_t i = 0;
+#if ACLNN_CPU_BF16_PAIRS
+        // All BFLOAT16: two vectors per step, widened and narrowed in even/odd halves (fewer instructions
+        // than one vector at a time; the same exact widening and RNE narrowing, so the same bits).
+        if constexpr (kIn == ElementType::kBFloat16 && kOut == ElementType::kBFloat16) {
+            const hn::Repartition<uint16_t, DF> du16;
+            for (; i + 2 * lanes <= full; i += 2 * lanes) {
+                hn::Vec<DF> even[3], odd[3];
+                for (int k = 0; k < 3; ++k) {
+                    if (a.in_constant[k]) {
+                        even[k] = odd[k] = constant[k];
+                    } else {
+                        const auto bits = hn::LoadU(du16, reinterpret_cast<const uint16_t*>(p[k] + i * kInSize));
+                        Bf16PairToFloat(df, bits, even[k], odd[k]);
+                    }
+                }
+                if (scale_each) {
+                    even[kGradOutput] = hn::Mul(even[kGradOutput], cof);
+                    odd[kGradOutput] = hn::Mul(odd[kGradOutput], cof);
+                }
+                const auto r_even = SoftMarginLossGrad(df, even[kSelf], even[kTarget], even[kGradOutput]);
+                const auto r_odd = SoftMarginLossGrad(df, odd[kSelf], odd[kTarget], odd[kGradOutput]);
+                const auto packed = FloatPairToBf16(df, r_even, r_odd);
+                uint16_t* to = reinterpret_cast<uint16_t*>(out + i * kOutSize);
+                if (kStreamHere) hn::Stream(packed, du16, to); else hn::StoreU(packed, du16, to);
+            }
+        }
+#endif
+        for (; i < full; i += lanes) {
             auto r = SoftMarginLossGrad(df, input(kSelf, p[kSelf] + i * kInSize), input(kTarget, p[kTarget] + i * kInSize),
                                         scaled_grad(p[kGradOutput] + i * kInSize));
             if (kRound) r = RoundToType(df, kIn, r);
@@ -453,20 +481,62 @@ void SmlbTile(const SmlbSimdConfig& config, const engine::Tile& tile) {
     }
 }
 
-// Converts n contiguous elements through LoadAsFloat and StoreAsType (for the conversion tests).
-void ConvertRow(ElementType from, const void* src, ElementType to, void* dst, int64_t n) {
+// The even/odd conversions of the all-BFLOAT16 kernel over one padded block, element by element in order:
+// bf16 -> fp32 or fp32 -> bf16. Returns false where they do not exist (the scalar target).
+bool ConvertBlockInPairs(ElementType from, const char* raw_in, char* raw_out, int64_t padded) {
+#if ACLNN_CPU_BF16_PAIRS
+    const DF df;
+    const hn::Repartition<uint16_t, DF> du16;
+    const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
+    HWY_ALIGN float even[hn::MaxLanes(df)];
+    HWY_ALIGN float odd[hn::MaxLanes(df)];
+    for (int64_t i = 0; i < padded; i += 2 * lanes) {
+        if (from == ElementType::kBFloat16) {
+            hn::Vec<DF> e, o;
+            Bf16PairToFloat(df, hn::LoadU(du16, reinterpret_cast<const uint16_t*>(raw_in) + i), e, o);
+            hn::Store(e, df, even);
+            hn::Store(o, df, odd);
+            float* to = reinterpret_cast<float*>(raw_out) + i;
+            for (int64_t j = 0; j < lanes; ++j) {
+                to[2 * j] = even[j];
+                to[2 * j + 1] = odd[j];
+            }
+        } else {
+            const float* values = reinterpret_cast<const float*>(raw_in) + i;
+            for (int64_t j = 0; j < lanes; ++j) {
+                even[j] = values[2 * j];
+                odd[j] = values[2 * j + 1];
+            }
+            hn::StoreU(FloatPairToBf16(df, hn::Load(df, even), hn::Load(df, odd)), du16,
+                       reinterpret_cast<uint16_t*>(raw_out) + i);
+        }
+    }
+    return true;
+#else
+    (void)from, (void)raw_in, (void)raw_out, (void)padded;
+    return false;
+#endif
+}
+
+// Converts n contiguous elements through LoadAsFloat and StoreAsType, or, with bf16_pairs and between fp32
+// and BFLOAT16, through the even/odd pair conversions (for the conversion tests).
+void ConvertRow(ElementType from, const void* src, ElementType to, void* dst, int64_t n, bool bf16_pairs) {
     const DF df;
     const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
     HWY_ALIGN char raw_in[kBlock * sizeof(float)];
     HWY_ALIGN char raw_out[kBlock * sizeof(float)];
     const int64_t from_size = ElementSize(from), to_size = ElementSize(to);
+    const bool pairs = bf16_pairs && ((from == ElementType::kBFloat16 && to == ElementType::kFloat32) ||
+                                      (from == ElementType::kFloat32 && to == ElementType::kBFloat16));
     for (int64_t start = 0; start < n; start += kBlock) {
         const int64_t len = n - start < kBlock ? n - start : kBlock;
-        const int64_t padded = (len + lanes - 1) / lanes * lanes;
+        const int64_t padded = (len + 2 * lanes - 1) / (2 * lanes) * (2 * lanes);  // kBlock is a multiple
         std::memset(raw_in, 0, sizeof raw_in);
         std::memcpy(raw_in, static_cast<const char*>(src) + start * from_size, static_cast<size_t>(len * from_size));
-        for (int64_t i = 0; i < padded; i += lanes)
-            StoreAsType<false>(df, to, LoadAsFloat(df, from, raw_in + i * from_size), raw_out + i * to_size);
+        if (!pairs || !ConvertBlockInPairs(from, raw_in, raw_out, padded)) {
+            for (int64_t i = 0; i < padded; i += lanes)
+                StoreAsType<false>(df, to, LoadAsFloat(df, from, raw_in + i * from_size), raw_out + i * to_size);
+        }
         std::memcpy(static_cast<char*>(dst) + start * to_size, raw_out, static_cast<size_t>(len * to_size));
     }
 }
@@ -487,8 +557,8 @@ void SmlbTileSimd(const SmlbSimdConfig& config, const engine::Tile& tile) {
     HWY_DYNAMIC_DISPATCH(SmlbTile)(config, tile);
 }
 
-void ConvertRowSimd(ElementType from, const void* src, ElementType to, void* dst, int64_t n) {
-    HWY_DYNAMIC_DISPATCH(ConvertRow)(from, src, to, dst, n);
+void ConvertRowSimd(ElementType from, const void* src, ElementType to, void* dst, int64_t n, bool bf16_pairs) {
+    HWY_DYNAMIC_DISPATCH(ConvertRow)(from, src, to, dst, n, bf16_pairs);
 }
 
 void FlushStreamingStores() { hwy::FlushStream(); }

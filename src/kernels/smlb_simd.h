@@ -28,8 +28,10 @@ void SmlbTileSimd(const SmlbSimdConfig& config, const engine::Tile& tile);
 void FlushStreamingStores();
 
 // Converts n contiguous elements from one dtype to another through the kernels' vector conversions
-// (widening to fp32, then narrowing), on the current dispatch target. For tests of those conversions.
-ACLNN_CPU_INTERNAL void ConvertRowSimd(ElementType from, const void* src, ElementType to, void* dst, int64_t n);
+// (widening to fp32, then narrowing), on the current dispatch target; with bf16_pairs, conversions between
+// fp32 and BFLOAT16 go through the all-BFLOAT16 kernel's even/odd pair conversions instead. For tests.
+ACLNN_CPU_INTERNAL void ConvertRowSimd(ElementType from, const void* src, ElementType to, void* dst, int64_t n,
+                                       bool bf16_pairs = false);
 
 // The name of the Highway target that SmlbRowSimd dispatches to now (for benchmarks and tests).
 ACLNN_CPU_INTERNAL std::string ActiveSimdTarget();

@@ -20,6 +20,7 @@ namespace aclnn_cpu::kernels::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 #undef ACLNN_CPU_HARDWARE_F16
+#undef ACLNN_CPU_BF16_PAIRS
 #if HWY_ARCH_X86 && (HWY_TARGET <= HWY_AVX2) && !defined(HWY_DISABLE_F16C)
 #define ACLNN_CPU_HARDWARE_F16 1  // vcvtph2ps / vcvtps2ph: exact widening, RNE narrowing
 #else
@@ -103,6 +104,44 @@ HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> FloatToBf16Bits(DF df, hn::Vec<DF> 
     // IsNaN, not Ne(value, value): Highway 1.0.3's float != is an ordered compare, false for NaN on x86.
     return hn::IfThenElse(hn::RebindMask(du, hn::IsNaN(value)), quiet_nan, rounded);
 }
+
+// Two vectors' worth of BFLOAT16 at once, for the all-BFLOAT16 fused kernel: the elements at even positions
+// of a full vector of 16-bit lanes widen to one fp32 vector, those at odd positions to another, one
+// instruction each (a bf16 is the high half of its fp32). FloatPairToBf16 puts them back in order. Not on the
+// scalar target, whose one-lane vectors cannot be split in two.
+#if HWY_TARGET != HWY_SCALAR
+#define ACLNN_CPU_BF16_PAIRS 1
+template <class DF>
+HWY_INLINE void Bf16PairToFloat(DF df, hn::Vec<hn::Repartition<uint16_t, DF>> bf16, hn::Vec<DF>& even,
+                                hn::Vec<DF>& odd) {
+    const hn::RebindToUnsigned<DF> du;
+    const auto bits = hn::BitCast(du, bf16);
+    even = hn::BitCast(df, hn::ShiftLeft<16>(bits));
+    odd = hn::BitCast(df, hn::And(bits, hn::Set(du, 0xffff0000u)));
+}
+
+// fp32 bits with the bf16 rounded to nearest even in the high half (the low half is left over). A NaN keeps
+// its sign and high payload, quieted, as in FloatToBf16Bits.
+template <class DF>
+HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> Bf16RoundedHigh(DF df, hn::Vec<DF> value) {
+    const hn::RebindToUnsigned<DF> du;
+    (void)df;
+    const auto bits = hn::BitCast(du, value);
+    const auto lsb = hn::And(hn::ShiftRight<16>(bits), hn::Set(du, 1u));
+    const auto rounded = hn::Add(bits, hn::Add(lsb, hn::Set(du, 0x7fffu)));
+    return hn::IfThenElse(hn::RebindMask(du, hn::IsNaN(value)), hn::Or(bits, hn::Set(du, 0x00400000u)), rounded);
+}
+
+// Inverse of Bf16PairToFloat, rounding each value to nearest even.
+template <class DF>
+HWY_INLINE hn::Vec<hn::Repartition<uint16_t, DF>> FloatPairToBf16(DF df, hn::Vec<DF> even, hn::Vec<DF> odd) {
+    const hn::Repartition<uint16_t, DF> du16;
+    return hn::OddEven(hn::BitCast(du16, Bf16RoundedHigh(df, odd)),
+                       hn::BitCast(du16, hn::ShiftRight<16>(Bf16RoundedHigh(df, even))));
+}
+#else
+#define ACLNN_CPU_BF16_PAIRS 0
+#endif
 
 }  // namespace aclnn_cpu::kernels::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
