@@ -170,6 +170,7 @@ void FusedKernel(const SmlbSimdConfig& config, const FusedRows& a) {
         // than one vector at a time; the same exact widening and RNE narrowing, so the same bits).
         if constexpr (kIn == ElementType::kBFloat16 && kOut == ElementType::kBFloat16) {
             const hn::Repartition<uint16_t, DF> du16;
+            const bool hardware_bf16 = CpuHasAvx512Bf16();
             for (; i + 2 * lanes <= full; i += 2 * lanes) {
                 hn::Vec<DF> even[3], odd[3];
                 for (int k = 0; k < 3; ++k) {
@@ -186,7 +187,7 @@ void FusedKernel(const SmlbSimdConfig& config, const FusedRows& a) {
                 }
                 const auto r_even = SoftMarginLossGrad(df, even[kSelf], even[kTarget], even[kGradOutput]);
                 const auto r_odd = SoftMarginLossGrad(df, odd[kSelf], odd[kTarget], odd[kGradOutput]);
-                const auto packed = FloatPairToBf16(df, r_even, r_odd);
+                const auto packed = NarrowBf16Pair(df, r_even, r_odd, hardware_bf16);
                 uint16_t* to = reinterpret_cast<uint16_t*>(out + i * kOutSize);
                 if (kStreamHere) hn::Stream(packed, du16, to); else hn::StoreU(packed, du16, to);
             }
@@ -507,7 +508,7 @@ bool ConvertBlockInPairs(ElementType from, const char* raw_in, char* raw_out, in
                 even[j] = values[2 * j];
                 odd[j] = values[2 * j + 1];
             }
-            hn::StoreU(FloatPairToBf16(df, hn::Load(df, even), hn::Load(df, odd)), du16,
+            hn::StoreU(NarrowBf16Pair(df, hn::Load(df, even), hn::Load(df, odd), CpuHasAvx512Bf16()), du16,
                        reinterpret_cast<uint16_t*>(raw_out) + i);
         }
     }
@@ -562,6 +563,15 @@ void ConvertRowSimd(ElementType from, const void* src, ElementType to, void* dst
 }
 
 void FlushStreamingStores() { hwy::FlushStream(); }
+
+bool CpuHasAvx512Bf16() {
+#if HWY_ARCH_X86 && (defined(__GNUC__) || defined(__clang__))
+    static const bool has = __builtin_cpu_supports("avx512bf16");
+    return has;
+#else
+    return false;
+#endif
+}
 
 std::string ActiveSimdTarget() { return HWY_DYNAMIC_DISPATCH(TargetName)(); }
 

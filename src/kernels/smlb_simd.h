@@ -33,6 +33,9 @@ void FlushStreamingStores();
 ACLNN_CPU_INTERNAL void ConvertRowSimd(ElementType from, const void* src, ElementType to, void* dst, int64_t n,
                                        bool bf16_pairs = false);
 
+// Whether the CPU has AVX512-BF16 (vcvtne2ps2bf16), which the AVX-512 kernels use for BFLOAT16 narrowing.
+bool CpuHasAvx512Bf16();
+
 // The name of the Highway target that SmlbRowSimd dispatches to now (for benchmarks and tests).
 ACLNN_CPU_INTERNAL std::string ActiveSimdTarget();
 

@@ -139,6 +139,31 @@ HWY_INLINE hn::Vec<hn::Repartition<uint16_t, DF>> FloatPairToBf16(DF df, hn::Vec
     return hn::OddEven(hn::BitCast(du16, Bf16RoundedHigh(df, odd)),
                        hn::BitCast(du16, hn::ShiftRight<16>(Bf16RoundedHigh(df, even))));
 }
+
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+// FloatPairToBf16 in two instructions with AVX512-BF16's vcvtne2ps2bf16, which rounds to nearest even and
+// quiets NaNs exactly like the integer code, but flushes subnormal fp32 values to zero: a pair holding one
+// takes the integer code instead. Highway 1.0.3 has no AVX512-BF16 target, so the instruction goes in as
+// inline assembly, reached only when the CPU reports the extension (hardware).
+template <class DF>
+HWY_INLINE hn::Vec<hn::Repartition<uint16_t, DF>> NarrowBf16Pair(DF df, hn::Vec<DF> even, hn::Vec<DF> odd,
+                                                                 bool hardware) {
+    const hn::Repartition<uint16_t, DF> du16;
+    constexpr int kSubnormal = 0x20;  // vfpclassps category: denormal
+    if (!hardware || (_mm512_fpclass_ps_mask(even.raw, kSubnormal) | _mm512_fpclass_ps_mask(odd.raw, kSubnormal)) != 0)
+        return FloatPairToBf16(df, even, odd);
+    __m512i halves;  // even's bf16 in 16-bit lanes 0-15, odd's in lanes 16-31
+    asm("vcvtne2ps2bf16 %2, %1, %0" : "=v"(halves) : "v"(odd.raw), "v"(even.raw));
+    alignas(64) static constexpr uint16_t kInterleave[32] = {0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31};
+    return hn::Vec<decltype(du16)>{_mm512_permutexvar_epi16(_mm512_load_si512(kInterleave), halves)};
+}
+#else
+template <class DF>
+HWY_INLINE hn::Vec<hn::Repartition<uint16_t, DF>> NarrowBf16Pair(DF df, hn::Vec<DF> even, hn::Vec<DF> odd,
+                                                                 bool /*hardware: AVX-512 only*/) {
+    return FloatPairToBf16(df, even, odd);
+}
+#endif
 #else
 #define ACLNN_CPU_BF16_PAIRS 0
 #endif
