@@ -215,6 +215,33 @@ INSTANTIATE_TEST_SUITE_P(Dtypes, LayoutIndependence,
                                            LayoutTypes{ACL_BF16, ACL_BF16, ACL_BF16, ACL_BF16},
                                            LayoutTypes{ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT}));
 
+// Outputs of 16 MiB and more are written with streaming stores, which need aligned addresses: an out starting
+// anywhere (here 1, 16 and 24 elements into its block) must give the same bits as an aligned one and leave
+// the elements before it alone.
+TEST(Layouts, LargeOutputsAtAnyAlignment) {
+    for (aclDataType type : {ACL_FLOAT, ACL_BF16, ACL_FLOAT16}) {
+        SCOPED_TRACE(type);
+        std::mt19937_64 rng(95);
+        const int64_t n = (int64_t{16} << 20) / ElementSize(type) + 77;
+        DeviceTensor grad(Dense({n}, type), rng, kValues);
+        DeviceTensor self(Dense({n}, type), rng, kValues);
+        DeviceTensor target(Dense({n}, type), rng, kValues);
+        DeviceTensor aligned(Dense({n}, type), rng, Uniform{1.0});
+        ASSERT_EQ(RunSoftMarginLossBackward(grad.tensor(), self.tensor(), target.tensor(), 0, aligned.tensor()), 0);
+        const std::vector<uint8_t> expected = aligned.Download();
+        for (int64_t offset : {1, 16, 24}) {
+            TensorSpec spec = Dense({n}, type);
+            spec.offset = offset;
+            DeviceTensor out(spec, rng, Uniform{1.0});
+            ASSERT_EQ(RunSoftMarginLossBackward(grad.tensor(), self.tensor(), target.tensor(), 0, out.tensor()), 0);
+            const std::vector<uint8_t> got = out.Download();
+            const size_t before = static_cast<size_t>(offset * ElementSize(type));
+            ASSERT_EQ(std::memcmp(got.data(), out.host().data(), before), 0) << "offset " << offset;
+            ASSERT_EQ(std::memcmp(got.data() + before, expected.data(), expected.size()), 0) << "offset " << offset;
+        }
+    }
+}
+
 TEST(Layouts, ResultsDoNotDependOnThreadCountOrRun) {
     std::mt19937_64 rng(90);
     const std::vector<int64_t> shape = {300, 700};

@@ -98,8 +98,9 @@ HWY_INLINE void StoreAsType(DF df, ElementType type, hn::Vec<DF> v, char* p) {
         const auto bits = type == ElementType::kFloat16 ? FloatToHalfBits(df, v) : FloatToBf16Bits(df, v);
         packed = hn::TruncateTo(du16, bits);
     }
-    // 16-bit results fill half a vector: on 128-bit targets that is not a whole store, so no streaming.
-    hn::StoreU(packed, du16, reinterpret_cast<uint16_t*>(p));
+    // 16-bit results fill half a vector; callers stream them only where that is at least 16 bytes.
+    uint16_t* out = reinterpret_cast<uint16_t*>(p);
+    if (kStream) hn::Stream(packed, du16, out); else hn::StoreU(packed, du16, out);
 }
 
 // One element at p, widened exactly, in every lane (widening is exact, so this equals what the loads give).
@@ -171,6 +172,8 @@ void FusedKernel(const SmlbSimdConfig& config, const FusedRows& a) {
         if constexpr (kIn == ElementType::kBFloat16 && kOut == ElementType::kBFloat16) {
             const hn::Repartition<uint16_t, DF> du16;
             const bool hardware_bf16 = CpuHasAvx512Bf16();
+            // A pair fills a whole vector: twice the alignment the caller checked for single vectors.
+            const bool stream_pairs = kStreamHere && reinterpret_cast<uintptr_t>(out) % (2 * lanes * kOutSize) == 0;
             for (; i + 2 * lanes <= full; i += 2 * lanes) {
                 hn::Vec<DF> even[3], odd[3];
                 for (int k = 0; k < 3; ++k) {
@@ -189,7 +192,7 @@ void FusedKernel(const SmlbSimdConfig& config, const FusedRows& a) {
                 const auto r_odd = SoftMarginLossGrad(df, odd[kSelf], odd[kTarget], odd[kGradOutput]);
                 const auto packed = NarrowBf16Pair(df, r_even, r_odd, hardware_bf16);
                 uint16_t* to = reinterpret_cast<uint16_t*>(out + i * kOutSize);
-                if (kStreamHere) hn::Stream(packed, du16, to); else hn::StoreU(packed, du16, to);
+                if (stream_pairs) hn::Stream(packed, du16, to); else hn::StoreU(packed, du16, to);
             }
         }
 #endif
