@@ -1,7 +1,8 @@
 // The SIMD kernels' own fp16/bf16 conversions, on every SIMD target available here (hardware F16C on
 // AVX2/AVX-512, integer code elsewhere): every 16-bit pattern widens exactly, and narrowing agrees with the
 // tests' float64 model at every rounding boundary (values, ties, and their fp32 neighbours), with NaN kept NaN.
-// BFLOAT16 is checked twice: one vector at a time, and through the all-BFLOAT16 kernel's even/odd pairs.
+// BFLOAT16 is checked one vector at a time and through the all-BFLOAT16 kernel's even/odd pairs, with integer
+// rounding and with AVX512-BF16 narrowing (where the target and CPU have it).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -24,16 +25,17 @@ ElementType Kernel(aclDataType type) {
                                                                           : ElementType::kFloat32;
 }
 
-// (dtype, through the even/odd pair conversions)
-class SimdConvert : public ::testing::TestWithParam<std::tuple<aclDataType, bool>> {};
+using aclnn_cpu::kernels::Bf16Conversion;
+
+class SimdConvert : public ::testing::TestWithParam<std::tuple<aclDataType, Bf16Conversion>> {};
 
 TEST_P(SimdConvert, EveryPatternWidensExactly) {
     const aclDataType type = std::get<0>(GetParam());
-    const bool pairs = std::get<1>(GetParam());
+    const Bf16Conversion bf16 = std::get<1>(GetParam());
     std::vector<uint16_t> bits(65536);
     for (uint32_t i = 0; i < 65536; ++i) bits[i] = static_cast<uint16_t>(i);
     std::vector<float> widened(65536);
-    ConvertRowSimd(Kernel(type), bits.data(), ElementType::kFloat32, widened.data(), 65536, pairs);
+    ConvertRowSimd(Kernel(type), bits.data(), ElementType::kFloat32, widened.data(), 65536, bf16);
     for (uint32_t i = 0; i < 65536; ++i) {
         const double expected = DecodeElement(&bits[i], type);
         if (std::isnan(expected)) {
@@ -47,7 +49,7 @@ TEST_P(SimdConvert, EveryPatternWidensExactly) {
 
 TEST_P(SimdConvert, NarrowingRoundsToNearestEvenAtEveryBoundary) {
     const aclDataType type = std::get<0>(GetParam());
-    const bool pairs = std::get<1>(GetParam());
+    const Bf16Conversion bf16 = std::get<1>(GetParam());
     // Every representable value, every midpoint between neighbours, and the fp32 values just around them,
     // in both signs; plus infinities, NaNs and the largest floats.
     std::vector<float> inputs;
@@ -75,7 +77,7 @@ TEST_P(SimdConvert, NarrowingRoundsToNearestEvenAtEveryBoundary) {
     }
     std::vector<uint16_t> narrowed(inputs.size());
     ConvertRowSimd(ElementType::kFloat32, inputs.data(), Kernel(type), narrowed.data(),
-                   static_cast<int64_t>(inputs.size()), pairs);
+                   static_cast<int64_t>(inputs.size()), bf16);
     for (size_t i = 0; i < inputs.size(); ++i) {
         const double expected = RoundToType(inputs[i], type);
         const double got = DecodeElement(&narrowed[i], type);
@@ -88,8 +90,11 @@ TEST_P(SimdConvert, NarrowingRoundsToNearestEvenAtEveryBoundary) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(Float16, SimdConvert, ::testing::Values(std::make_tuple(ACL_FLOAT16, false)));
+INSTANTIATE_TEST_SUITE_P(Float16, SimdConvert,
+                         ::testing::Values(std::make_tuple(ACL_FLOAT16, Bf16Conversion::kOneVector)));
 INSTANTIATE_TEST_SUITE_P(BFloat16, SimdConvert,
-                         ::testing::Values(std::make_tuple(ACL_BF16, false), std::make_tuple(ACL_BF16, true)));
+                         ::testing::Values(std::make_tuple(ACL_BF16, Bf16Conversion::kOneVector),
+                                           std::make_tuple(ACL_BF16, Bf16Conversion::kPairs),
+                                           std::make_tuple(ACL_BF16, Bf16Conversion::kPairsWithHardware)));
 
 }  // namespace

@@ -487,7 +487,7 @@ void SmlbTile(const SmlbSimdConfig& config, const engine::Tile& tile) {
 
 // The even/odd conversions of the all-BFLOAT16 kernel over one padded block, element by element in order:
 // bf16 -> fp32 or fp32 -> bf16. Returns false where they do not exist (the scalar target).
-bool ConvertBlockInPairs(ElementType from, const char* raw_in, char* raw_out, int64_t padded) {
+bool ConvertBlockInPairs(ElementType from, const char* raw_in, char* raw_out, int64_t padded, bool hardware) {
 #if ACLNN_CPU_BF16_PAIRS
     const DF df;
     const hn::Repartition<uint16_t, DF> du16;
@@ -511,33 +511,34 @@ bool ConvertBlockInPairs(ElementType from, const char* raw_in, char* raw_out, in
                 even[j] = values[2 * j];
                 odd[j] = values[2 * j + 1];
             }
-            hn::StoreU(NarrowBf16Pair(df, hn::Load(df, even), hn::Load(df, odd), CpuHasAvx512Bf16()), du16,
+            hn::StoreU(NarrowBf16Pair(df, hn::Load(df, even), hn::Load(df, odd), hardware), du16,
                        reinterpret_cast<uint16_t*>(raw_out) + i);
         }
     }
     return true;
 #else
-    (void)from, (void)raw_in, (void)raw_out, (void)padded;
+    (void)from, (void)raw_in, (void)raw_out, (void)padded, (void)hardware;
     return false;
 #endif
 }
 
-// Converts n contiguous elements through LoadAsFloat and StoreAsType, or, with bf16_pairs and between fp32
-// and BFLOAT16, through the even/odd pair conversions (for the conversion tests).
-void ConvertRow(ElementType from, const void* src, ElementType to, void* dst, int64_t n, bool bf16_pairs) {
+// Converts n contiguous elements through LoadAsFloat and StoreAsType or, between fp32 and BFLOAT16, through
+// the conversions `bf16` names (for the conversion tests).
+void ConvertRow(ElementType from, const void* src, ElementType to, void* dst, int64_t n, Bf16Conversion bf16) {
     const DF df;
     const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
     HWY_ALIGN char raw_in[kBlock * sizeof(float)];
     HWY_ALIGN char raw_out[kBlock * sizeof(float)];
     const int64_t from_size = ElementSize(from), to_size = ElementSize(to);
-    const bool pairs = bf16_pairs && ((from == ElementType::kBFloat16 && to == ElementType::kFloat32) ||
+    const bool pairs = bf16 != Bf16Conversion::kOneVector && ((from == ElementType::kBFloat16 && to == ElementType::kFloat32) ||
                                       (from == ElementType::kFloat32 && to == ElementType::kBFloat16));
     for (int64_t start = 0; start < n; start += kBlock) {
         const int64_t len = n - start < kBlock ? n - start : kBlock;
         const int64_t padded = (len + 2 * lanes - 1) / (2 * lanes) * (2 * lanes);  // kBlock is a multiple
         std::memset(raw_in, 0, sizeof raw_in);
         std::memcpy(raw_in, static_cast<const char*>(src) + start * from_size, static_cast<size_t>(len * from_size));
-        if (!pairs || !ConvertBlockInPairs(from, raw_in, raw_out, padded)) {
+        const bool hardware = bf16 == Bf16Conversion::kPairsWithHardware && CpuHasAvx512Bf16();
+        if (!pairs || !ConvertBlockInPairs(from, raw_in, raw_out, padded, hardware)) {
             for (int64_t i = 0; i < padded; i += lanes)
                 StoreAsType<false>(df, to, LoadAsFloat(df, from, raw_in + i * from_size), raw_out + i * to_size);
         }
@@ -561,8 +562,8 @@ void SmlbTileSimd(const SmlbSimdConfig& config, const engine::Tile& tile) {
     HWY_DYNAMIC_DISPATCH(SmlbTile)(config, tile);
 }
 
-void ConvertRowSimd(ElementType from, const void* src, ElementType to, void* dst, int64_t n, bool bf16_pairs) {
-    HWY_DYNAMIC_DISPATCH(ConvertRow)(from, src, to, dst, n, bf16_pairs);
+void ConvertRowSimd(ElementType from, const void* src, ElementType to, void* dst, int64_t n, Bf16Conversion bf16) {
+    HWY_DYNAMIC_DISPATCH(ConvertRow)(from, src, to, dst, n, bf16);
 }
 
 void FlushStreamingStores() { hwy::FlushStream(); }

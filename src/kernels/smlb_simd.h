@@ -27,11 +27,15 @@ void SmlbTileSimd(const SmlbSimdConfig& config, const engine::Tile& tile);
 // Orders non-temporal stores made by this thread before later loads and stores of other threads.
 void FlushStreamingStores();
 
+// Which BFLOAT16 conversions ConvertRowSimd uses between fp32 and BFLOAT16: one vector at a time (the blocked
+// path and mixed dtypes), the all-BFLOAT16 kernel's even/odd pairs with integer rounding, or those pairs with
+// AVX512-BF16 narrowing where the target and CPU have it (what the kernel does).
+enum class Bf16Conversion { kOneVector, kPairs, kPairsWithHardware };
+
 // Converts n contiguous elements from one dtype to another through the kernels' vector conversions
-// (widening to fp32, then narrowing), on the current dispatch target; with bf16_pairs, conversions between
-// fp32 and BFLOAT16 go through the all-BFLOAT16 kernel's even/odd pair conversions instead. For tests.
+// (widening to fp32, then narrowing), on the current dispatch target. For tests.
 ACLNN_CPU_INTERNAL void ConvertRowSimd(ElementType from, const void* src, ElementType to, void* dst, int64_t n,
-                                       bool bf16_pairs = false);
+                                       Bf16Conversion bf16 = Bf16Conversion::kOneVector);
 
 // Whether the CPU has AVX512-BF16 (vcvtne2ps2bf16), which the AVX-512 kernels use for BFLOAT16 narrowing.
 bool CpuHasAvx512Bf16();
