@@ -530,14 +530,15 @@ void ConvertRow(ElementType from, const void* src, ElementType to, void* dst, in
     HWY_ALIGN char raw_in[kBlock * sizeof(float)];
     HWY_ALIGN char raw_out[kBlock * sizeof(float)];
     const int64_t from_size = ElementSize(from), to_size = ElementSize(to);
-    const bool pairs = bf16 != Bf16Conversion::kOneVector && ((from == ElementType::kBFloat16 && to == ElementType::kFloat32) ||
-                                      (from == ElementType::kFloat32 && to == ElementType::kBFloat16));
+    const bool pairs = bf16 != Bf16Conversion::kOneVector &&
+                       ((from == ElementType::kBFloat16 && to == ElementType::kFloat32) ||
+                        (from == ElementType::kFloat32 && to == ElementType::kBFloat16));
+    const bool hardware = bf16 == Bf16Conversion::kPairsWithHardware && CpuHasAvx512Bf16();
     for (int64_t start = 0; start < n; start += kBlock) {
         const int64_t len = n - start < kBlock ? n - start : kBlock;
         const int64_t padded = (len + 2 * lanes - 1) / (2 * lanes) * (2 * lanes);  // kBlock is a multiple
         std::memset(raw_in, 0, sizeof raw_in);
         std::memcpy(raw_in, static_cast<const char*>(src) + start * from_size, static_cast<size_t>(len * from_size));
-        const bool hardware = bf16 == Bf16Conversion::kPairsWithHardware && CpuHasAvx512Bf16();
         if (!pairs || !ConvertBlockInPairs(from, raw_in, raw_out, padded, hardware)) {
             for (int64_t i = 0; i < padded; i += lanes)
                 StoreAsType<false>(df, to, LoadAsFloat(df, from, raw_in + i * from_size), raw_out + i * to_size);

@@ -89,20 +89,23 @@ HWY_INLINE hn::Vec<DF> Bf16BitsToFloat(DF df, hn::Vec<hn::RebindToUnsigned<DF>> 
     return hn::BitCast(df, hn::ShiftLeft<16>(bf16));
 }
 
+// fp32 bits with the BFLOAT16 rounded to nearest even in the high half (the low half is left over). A NaN
+// keeps its sign and high payload, quieted; IsNaN, not Ne(value, value): Highway 1.0.3's float != is an
+// ordered compare, false for NaN on x86, and a NaN with a full payload would round into -0.
+template <class DF>
+HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> Bf16RoundedHigh(DF df, hn::Vec<DF> value) {
+    const hn::RebindToUnsigned<DF> du;
+    (void)df;
+    const auto bits = hn::BitCast(du, value);
+    const auto lsb = hn::And(hn::ShiftRight<16>(bits), hn::Set(du, 1u));
+    const auto rounded = hn::Add(bits, hn::Add(lsb, hn::Set(du, 0x7fffu)));
+    return hn::IfThenElse(hn::RebindMask(du, hn::IsNaN(value)), hn::Or(bits, hn::Set(du, 0x00400000u)), rounded);
+}
+
 // fp32 -> BFLOAT16 bits in the low 16 bits of each lane, rounded to nearest even; NaN stays NaN (quieted).
 template <class DF>
 HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> FloatToBf16Bits(DF df, hn::Vec<DF> value) {
-    const hn::RebindToUnsigned<DF> du;
-    const hn::RebindToSigned<DF> di;
-    const auto bits = hn::BitCast(du, value);
-    const auto high = hn::ShiftRight<16>(bits);
-    const auto lsb = hn::And(high, hn::Set(du, 1u));
-    const auto rounded = hn::ShiftRight<16>(hn::Add(bits, hn::Add(hn::Set(du, 0x7fffu), lsb)));
-    const auto quiet_nan = hn::Or(high, hn::Set(du, 0x0040u));
-    (void)di;
-    (void)df;
-    // IsNaN, not Ne(value, value): Highway 1.0.3's float != is an ordered compare, false for NaN on x86.
-    return hn::IfThenElse(hn::RebindMask(du, hn::IsNaN(value)), quiet_nan, rounded);
+    return hn::ShiftRight<16>(Bf16RoundedHigh(df, value));
 }
 
 // Two vectors' worth of BFLOAT16 at once, for the all-BFLOAT16 fused kernel: the elements at even positions
@@ -120,24 +123,12 @@ HWY_INLINE void Bf16PairToFloat(DF df, hn::Vec<hn::Repartition<uint16_t, DF>> bf
     odd = hn::BitCast(df, hn::And(bits, hn::Set(du, 0xffff0000u)));
 }
 
-// fp32 bits with the bf16 rounded to nearest even in the high half (the low half is left over). A NaN keeps
-// its sign and high payload, quieted, as in FloatToBf16Bits.
-template <class DF>
-HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> Bf16RoundedHigh(DF df, hn::Vec<DF> value) {
-    const hn::RebindToUnsigned<DF> du;
-    (void)df;
-    const auto bits = hn::BitCast(du, value);
-    const auto lsb = hn::And(hn::ShiftRight<16>(bits), hn::Set(du, 1u));
-    const auto rounded = hn::Add(bits, hn::Add(lsb, hn::Set(du, 0x7fffu)));
-    return hn::IfThenElse(hn::RebindMask(du, hn::IsNaN(value)), hn::Or(bits, hn::Set(du, 0x00400000u)), rounded);
-}
-
 // Inverse of Bf16PairToFloat, rounding each value to nearest even.
 template <class DF>
 HWY_INLINE hn::Vec<hn::Repartition<uint16_t, DF>> FloatPairToBf16(DF df, hn::Vec<DF> even, hn::Vec<DF> odd) {
     const hn::Repartition<uint16_t, DF> du16;
     return hn::OddEven(hn::BitCast(du16, Bf16RoundedHigh(df, odd)),
-                       hn::BitCast(du16, hn::ShiftRight<16>(Bf16RoundedHigh(df, even))));
+                       hn::BitCast(du16, FloatToBf16Bits(df, even)));
 }
 
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
@@ -150,11 +141,14 @@ HWY_INLINE hn::Vec<hn::Repartition<uint16_t, DF>> NarrowBf16Pair(DF df, hn::Vec<
                                                                  bool hardware) {
     const hn::Repartition<uint16_t, DF> du16;
     constexpr int kSubnormal = 0x20;  // vfpclassps category: denormal
-    if (!hardware || (_mm512_fpclass_ps_mask(even.raw, kSubnormal) | _mm512_fpclass_ps_mask(odd.raw, kSubnormal)) != 0)
-        return FloatPairToBf16(df, even, odd);
+    const __mmask16 subnormal = _mm512_fpclass_ps_mask(even.raw, kSubnormal) |
+                                _mm512_fpclass_ps_mask(odd.raw, kSubnormal);
+    if (!hardware || subnormal != 0) return FloatPairToBf16(df, even, odd);
     __m512i halves;  // even's bf16 in 16-bit lanes 0-15, odd's in lanes 16-31
     asm("vcvtne2ps2bf16 %2, %1, %0" : "=v"(halves) : "v"(odd.raw), "v"(even.raw));
-    alignas(64) static constexpr uint16_t kInterleave[32] = {0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31};
+    alignas(64) static constexpr uint16_t kInterleave[32] = {0,  16, 1,  17, 2,  18, 3,  19, 4,  20, 5,
+                                                             21, 6,  22, 7,  23, 8,  24, 9,  25, 10, 26,
+                                                             11, 27, 12, 28, 13, 29, 14, 30, 15, 31};
     return hn::Vec<decltype(du16)>{_mm512_permutexvar_epi16(_mm512_load_si512(kInterleave), halves)};
 }
 #else
