@@ -4,7 +4,6 @@
 
 #include <cmath>
 
-#include "kernels/smlb_row_kernel.h"
 
 namespace bench {
 
@@ -57,23 +56,22 @@ void EagerComposite(const float* x, const float* y, const float* g, float norm, 
     for (int64_t i = 0; i < n; ++i) out[i] *= g[i];
 }
 
+// CANN's kernel one element at a time with libm's expf, in its order (SPEC section 4): every step an fp32
+// operation (the build keeps each rounding: no contraction, no fast-math).
+static float SoftMarginLossGradElement(float x, float y, float g, float cof) {
+    const float p = x * y;
+    const float e = std::exp(-p);
+    const float num = (-y) * e;
+    const float den = e + 1.0f;
+    const float q = num / den;
+    const float gs = g * cof;
+    return q * gs;
+}
+
 void ScalarReferencePath(const float* x, const float* y, const float* g, float cof, float* out, int64_t n,
                          int threads) {
-    using namespace aclnn_cpu::kernels;
-    SmlbTypes types;
-    types.operand = {ElementType::kFloat32, ElementType::kFloat32, ElementType::kFloat32, ElementType::kFloat32};
-    types.promote = ElementType::kFloat32;
-    const std::array<int64_t, 4> strides = {4, 4, 4, 4};
-#pragma omp parallel num_threads(threads)
-    {
-        const int count = threads, index = omp_get_thread_num();
-        const int64_t begin = n * index / count, end = n * (index + 1) / count;
-        aclnn_cpu::engine::OperandPointers pointers = {
-            const_cast<char*>(reinterpret_cast<const char*>(g + begin)),
-            const_cast<char*>(reinterpret_cast<const char*>(x + begin)),
-            const_cast<char*>(reinterpret_cast<const char*>(y + begin)), reinterpret_cast<char*>(out + begin)};
-        SmlbRowScalar(types, cof, pointers, strides, end - begin);
-    }
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int64_t i = 0; i < n; ++i) out[i] = SoftMarginLossGradElement(x[i], y[i], g[i], cof);
 }
 
 }  // namespace bench

@@ -1,7 +1,7 @@
 // The benchmark's yardsticks, measured in the same run as the operator:
 // - plain loops with the operator's memory traffic (3 reads + 1 write, or 2 + 1), the bandwidth to reach;
 // - PyTorch's composite evaluation: one pass over memory per arithmetic step, with temporaries;
-// - the library's scalar reference kernel over the same contiguous data.
+// - a scalar reference kernel (CANN's formula one element at a time with libm's expf) over the same data.
 #pragma once
 
 #include <cstdint>
@@ -35,7 +35,7 @@ void EagerComposite(const float* x, const float* y, const float* g, float norm, 
 // exp over n floats with Highway's vector Exp, dispatched to the best SIMD target (bench/composite_exp.cpp).
 void VectorExp(const float* in, float* out, int64_t n);
 
-// The library's scalar reference kernel over contiguous fp32 data.
+// The scalar reference kernel over contiguous fp32 data.
 void ScalarReferencePath(const float* x, const float* y, const float* g, float cof, float* out, int64_t n,
                          int threads);
 

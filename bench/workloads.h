@@ -38,7 +38,7 @@ std::unique_ptr<Workload> MakePlainLoop(int reads, int element_size, int64_t n, 
 // CPU allocator does (fresh_temporaries) or allocated once and kept warm.
 std::unique_ptr<Workload> MakeComposite(int64_t n, int threads, bool fresh_temporaries);
 
-// The library's scalar reference kernel over contiguous fp32 data.
+// The scalar reference kernel (bench/comparison_kernels.h) over contiguous fp32 data.
 std::unique_ptr<Workload> MakeScalarReference(int64_t n, int threads);
 
 }  // namespace bench

@@ -7,4 +7,4 @@ cd "$(dirname "$0")/.."
 EXTRA_PACKAGES="libbenchmark-dev" scripts/install_deps.sh
 cmake --preset bench >/dev/null
 cmake --build --preset bench
-exec build/bench/bench/bench_smlb --benchmark_color=false "$@"
+exec build/bench/bench/bench_operators --benchmark_color=false "$@"

@@ -20,7 +20,7 @@ cmake --preset tsan >/dev/null
 cmake --build --preset tsan
 ctest --preset tsan
 echo "== ThreadSanitizer: stress for ${stress_seconds} s"
-TSAN_OPTIONS="halt_on_error=1:allocator_may_return_null=1" build/tsan/tests/stress_smlb --seconds "$stress_seconds" --threads 6 \
+TSAN_OPTIONS="halt_on_error=1:allocator_may_return_null=1" build/tsan/tests/stress_operators --seconds "$stress_seconds" --threads 6 \
     --streams-per-thread 3
 
 echo "== libFuzzer (ASan + UBSan) for ${fuzz_seconds} s"
@@ -29,7 +29,7 @@ cmake --build --preset fuzz
 corpus=build/fuzz/corpus
 rm -rf "$corpus" && mkdir -p "$corpus" && cp tests/fuzz/corpus/* "$corpus"/
 ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1" \
-    build/fuzz/tests/fuzz/fuzz_smlb -max_total_time="$fuzz_seconds" -print_final_stats=1 -timeout=20 \
+    build/fuzz/tests/fuzz/fuzz_operators -max_total_time="$fuzz_seconds" -print_final_stats=1 -timeout=20 \
     -rss_limit_mb=4096 "$corpus" tests/fuzz/regressions 2>&1 | tail -n 25
 
 echo "== valgrind memcheck: the examples"

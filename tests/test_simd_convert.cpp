@@ -10,7 +10,7 @@
 #include <tuple>
 #include <vector>
 
-#include "kernels/smlb_simd.h"
+#include "kernels/simd_support.h"
 #include "reference.h"
 
 namespace {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <utility>
 
 #include "engine/iteration_shape.h"
 
@@ -69,6 +70,7 @@ void ForEachTile(const IterationShape& shape, const OperandPointers& bases, int6
                 if (tile.origin[k] != nullptr) tile.origin[k] += index * shape.byte_strides[k][d];
         }
         const int64_t tile_start = tile_index * tile_size;
+        tile.linear_origin = tile_start;
         tile.first = position - tile_start;
         tile.last = std::min(tile_size, end - tile_start);
         tile_fn(static_cast<const Tile&>(tile));
@@ -77,26 +79,32 @@ void ForEachTile(const IterationShape& shape, const OperandPointers& bases, int6
     }
 }
 
-// Splits [0, numel) into at most `threads` contiguous slices of at least `grain` elements and runs
-// slice(begin, end) on each, in parallel (OpenMP) when there is more than one. Every element belongs to
-// exactly one slice and elementwise kernels do not depend on the split, so results are the same for any
-// thread count.
+// Splits [0, count) into at most `threads` contiguous slices of at least `grain` items, with boundaries on
+// multiples of `alignment`, and runs slice(begin, end) on each, in parallel (OpenMP) when there is more than
+// one. Every item belongs to exactly one slice and the kernels do not depend on the split, so results are the
+// same for any thread count.
 template <typename SliceFn>
-void ParallelSlices(int64_t numel, int threads, int64_t grain, SliceFn&& slice) {
-    int64_t slices = grain > 0 ? (numel + grain - 1) / grain : 1;
+void ParallelSlicesAligned(int64_t count, int threads, int64_t grain, int64_t alignment, SliceFn&& slice) {
+    int64_t slices = grain > 0 ? (count + grain - 1) / grain : 1;
     if (slices > threads) slices = threads;
+    if (slices > count / alignment) slices = count / alignment;
     if (slices <= 1) {
-        slice(int64_t{0}, numel);
+        slice(int64_t{0}, count);
         return;
     }
-    // Slice boundaries fall on multiples of kSliceAlignment elements, so that each slice's rows start at
-    // the same alignment as the tensors (whole cache lines, whole vectors) wherever possible.
-    constexpr int64_t kSliceAlignment = 1024;
     auto boundary = [&](int64_t s) {
-        return s == slices ? numel : numel / kSliceAlignment * s / slices * kSliceAlignment;
+        return s == slices ? count : count / alignment * s / slices * alignment;
     };
 #pragma omp parallel for num_threads(static_cast<int>(slices)) schedule(static, 1)
     for (int64_t s = 0; s < slices; ++s) slice(boundary(s), boundary(s + 1));
+}
+
+// ParallelSlicesAligned over elements, with boundaries on multiples of 1024 elements, so that each slice's
+// rows start at the same alignment as the tensors (whole cache lines, whole vectors) wherever possible.
+template <typename SliceFn>
+void ParallelSlices(int64_t numel, int threads, int64_t grain, SliceFn&& slice) {
+    constexpr int64_t kSliceAlignment = 1024;
+    ParallelSlicesAligned(numel, threads, grain, kSliceAlignment, std::forward<SliceFn>(slice));
 }
 
 }  // namespace aclnn_cpu::engine

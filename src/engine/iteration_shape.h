@@ -35,6 +35,7 @@ struct Tile {
     int64_t inner_size;                               // elements per row
     int64_t first;                                    // first element (row-major index within the tile)
     int64_t last;                                     // one past the last element
+    int64_t linear_origin;                            // iteration-order index of element (0, 0)
 };
 
 // shape: the broadcast shape. element_strides[k]: operand k's strides in elements, one per dim of shape

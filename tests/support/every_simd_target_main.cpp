@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "hwy/targets.h"
-#include "kernels/smlb_simd.h"
+#include "kernels/simd_support.h"
 
 namespace {
 

@@ -229,21 +229,32 @@ TEST(SoftMarginLossBackwardErrors, HostBuffersAreAcceptedWithoutStrictChecks) {
     unsetenv("ACLNN_CPU_STRICT_MEMORY");
 }
 
+// CANN accepts a FRACTAL_NZ gradOutput with a warning through its logger: printed at ASCEND_GLOBAL_LOG_LEVEL 2
+// (warning) or below, not at the default level 3 (error).
 TEST(SoftMarginLossBackwardErrors, FractalNzGradOutputOnlyWarns) {
     Scenario scenario;
     scenario.grad.format = ACL_FORMAT_FRACTAL_NZ;
     Fixture fixture(scenario);
-    uint64_t workspace_size = 1;
-    aclOpExecutor* executor = nullptr;
-    testing::internal::CaptureStderr();
-    const aclnnStatus status = aclnnSoftMarginLossBackwardGetWorkspaceSize(
-        fixture.grad_, fixture.self_, fixture.target_, 0, fixture.out_, &workspace_size, &executor);
-    const std::string err = testing::internal::GetCapturedStderr();
-    ASSERT_EQ(status, 0);
-    EXPECT_NE(err.find("FRACTAL_NZ"), std::string::npos) << err;
-    EXPECT_EQ(workspace_size, 0u);
-    EXPECT_EQ(aclnnSoftMarginLossBackward(nullptr, 0, executor, nullptr), 0);
-    EXPECT_EQ(aclrtSynchronizeStream(nullptr), 0);
+    for (const char* level : {"2", "3"}) {
+        setenv("ASCEND_GLOBAL_LOG_LEVEL", level, 1);
+        uint64_t workspace_size = 1;
+        aclOpExecutor* executor = nullptr;
+        testing::internal::CaptureStderr();
+        const aclnnStatus status = aclnnSoftMarginLossBackwardGetWorkspaceSize(
+            fixture.grad_, fixture.self_, fixture.target_, 0, fixture.out_, &workspace_size, &executor);
+        const std::string err = testing::internal::GetCapturedStderr();
+        unsetenv("ASCEND_GLOBAL_LOG_LEVEL");
+        ASSERT_EQ(status, 0);
+        if (std::string(level) == "2") {
+            EXPECT_NE(err.find("[WARNING]"), std::string::npos) << err;
+            EXPECT_NE(err.find("gradOutput has format FRACTAL_NZ"), std::string::npos) << err;
+        } else {
+            EXPECT_EQ(err, "");
+        }
+        EXPECT_EQ(workspace_size, 0u);
+        EXPECT_EQ(aclnnSoftMarginLossBackward(nullptr, 0, executor, nullptr), 0);
+        EXPECT_EQ(aclrtSynchronizeStream(nullptr), 0);
+    }
 }
 
 }  // namespace

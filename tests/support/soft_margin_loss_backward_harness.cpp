@@ -1,4 +1,4 @@
-#include "smlb_harness.h"
+#include "soft_margin_loss_backward_harness.h"
 
 #include <cmath>
 #include <cstring>

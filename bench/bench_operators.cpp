@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "aclnnop/aclnn_soft_margin_loss_backward.h"
-#include "kernels/smlb_simd.h"
+#include "kernels/simd_support.h"
 #include "ratio_report.h"
 #include "workloads.h"
 

@@ -31,7 +31,7 @@ namespace {
 constexpr int64_t kMaxAllocElements = int64_t{1} << 14;  // larger spans get a block too small on purpose
 
 [[noreturn]] void Fail(const char* what) {
-    std::fprintf(stderr, "fuzz_smlb: %s\n", what);
+    std::fprintf(stderr, "fuzz_operators: %s\n", what);
     __builtin_trap();
 }
 

@@ -4,7 +4,7 @@
 // destroys streams and calls aclFinalize with work still queued, and checks that the queued work completed.
 // Prints what it did and the peak resident set size. Exit status 0 only when every check passed.
 //
-//   stress_smlb [--seconds S] [--threads T] [--streams-per-thread K]
+//   stress_operators [--seconds S] [--threads T] [--streams-per-thread K]
 #include <sys/resource.h>
 
 #include <atomic>
@@ -30,7 +30,7 @@ std::atomic<int64_t> g_checked_elements{0};
 std::atomic<int64_t> g_failures{0};
 
 void Failure(const char* what) {
-    if (g_failures.fetch_add(1) < 10) std::fprintf(stderr, "stress_smlb: %s\n", what);
+    if (g_failures.fetch_add(1) < 10) std::fprintf(stderr, "stress_operators: %s\n", what);
 }
 
 const aclDataType kTypes[3] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
@@ -203,7 +203,7 @@ int main(int argc, char** argv) {
 
     struct rusage usage;
     getrusage(RUSAGE_SELF, &usage);
-    std::printf("stress_smlb: %d threads x %d streams (+ the default stream), %.0f s: %lld operator calls, "
+    std::printf("stress_operators: %d threads x %d streams (+ the default stream), %.0f s: %lld operator calls, "
                 "%lld elements verified, %lld failures; peak RSS %.1f MiB\n",
                 threads, streams_per_thread, seconds, static_cast<long long>(g_operations.load()),
                 static_cast<long long>(g_checked_elements.load()), static_cast<long long>(g_failures.load()),

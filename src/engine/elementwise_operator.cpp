@@ -1,0 +1,54 @@
+#include "engine/elementwise_operator.h"
+
+#include <memory>
+
+#include "aclnn/opdev/op_errno.h"
+#include "common/error_message.h"
+#include "common/log.h"
+#include "executor/executor.h"
+
+namespace aclnn_cpu::engine {
+
+aclnnStatus PlanElementwiseOperator(const ElementwiseRequest& request) {
+    const char* api = request.validation.api;
+    return GuardCBoundary(api, [&]() -> aclnnStatus {
+        ops::ValidatedOperation validated;
+        aclnnStatus status = ops::ValidateBroadcastOperation(request.validation, &validated);
+        if (status != ACLNN_SUCCESS) return status;
+        const auto& inputs = request.validation.inputs;
+        if (request.nz_warning_input >= 0 &&
+            inputs[request.nz_warning_input].tensor->format == ACL_FORMAT_FRACTAL_NZ) {
+            // CANN accepts it with a warning; the data are still read as ND here.
+            Log(LogLevel::kWarning, "%s: %s has format FRACTAL_NZ, which may reduce precision; it is read as ND.",
+                api, inputs[request.nz_warning_input].name);
+        }
+        std::vector<PlanOperand> operands;
+        for (size_t i = 0; i < inputs.size(); ++i)
+            operands.push_back({inputs[i].tensor, inputs[i].name, validated.extents[i]});
+        operands.push_back({request.validation.out.tensor, request.validation.out.name, validated.extents.back()});
+        auto plan = std::make_shared<ElementwisePlan>(request.describe(validated), std::move(operands),
+                                                      validated.broadcast_shape);
+        status = plan->CheckAddressesAndSizeWorkspace(api);
+        if (status != ACLNN_SUCCESS) return status;
+        std::vector<aclTensor*> input_tensors;
+        for (const ops::NamedTensor& input : inputs) input_tensors.push_back(const_cast<aclTensor*>(input.tensor));
+        aclOpExecutor* created = CreateExecutor(plan, std::move(input_tensors),
+                                                {const_cast<aclTensor*>(request.validation.out.tensor)},
+                                                request.op_name);
+        if (created == nullptr) {
+            SetErrorMessage("%s: cannot create the executor (out of memory).", api);
+            return ACLNN_ERR_INNER_CREATE_EXECUTOR;
+        }
+        *request.validation.workspace_size = plan->WorkspaceSize();
+        *request.validation.executor = created;
+        return ACLNN_SUCCESS;
+    });
+}
+
+aclnnStatus RunElementwiseOperator(void* workspace, uint64_t workspace_size, aclOpExecutor* executor,
+                                   aclrtStream stream, const char* op_name) {
+    return GuardCBoundary(op_name,
+                          [&] { return RunExecutor(workspace, workspace_size, executor, stream, op_name); });
+}
+
+}  // namespace aclnn_cpu::engine

@@ -1,0 +1,48 @@
+// The two phases of a broadcasting elementwise operator, shared by every such operator: an operator's API
+// file describes its arguments and its kernel, and these run the checks, plan, hand out the executor, and
+// later run it -- with the C boundary guarded (no exception leaves).
+#pragma once
+
+#include <exception>
+#include <functional>
+#include <vector>
+
+#include "aclnn/opdev/op_errno.h"
+#include "common/error_message.h"
+
+#include "engine/elementwise_plan.h"
+#include "ops/common/broadcast_validation.h"
+
+namespace aclnn_cpu::engine {
+
+struct ElementwiseRequest {
+    const char* op_name;  // phase 2's name, e.g. aclnnSoftMarginLoss
+    ops::BroadcastOperation validation;  // the arguments, with phase 1's name and its output pointers
+    // Builds the description once validation passed (it may depend on the broadcast shape, e.g. 1/N).
+    std::function<ElementwiseDescription(const ops::ValidatedOperation&)> describe;
+    // The input (index into validation.inputs) whose FRACTAL_NZ format CANN accepts with a precision warning.
+    int nz_warning_input = -1;
+};
+
+// Runs an API function's body so that no exception crosses the C boundary: an exception (out of memory while
+// describing the call, say) becomes ACLNN_ERR_INNER with the recent error message set.
+template <class Body>
+aclnnStatus GuardCBoundary(const char* api, Body&& body) noexcept {
+    try {
+        return body();
+    } catch (const std::exception& e) {
+        SetErrorMessage("%s: %s.", api, e.what());
+    } catch (...) {
+        SetErrorMessage("%s: an unknown exception.", api);
+    }
+    return ACLNN_ERR_INNER;
+}
+
+// Phase 1: validates, warns, plans, checks addresses, and hands out the executor and its workspace size.
+aclnnStatus PlanElementwiseOperator(const ElementwiseRequest& request);
+
+// Phase 2: runs the executor on stream.
+aclnnStatus RunElementwiseOperator(void* workspace, uint64_t workspace_size, aclOpExecutor* executor,
+                                   aclrtStream stream, const char* op_name);
+
+}  // namespace aclnn_cpu::engine

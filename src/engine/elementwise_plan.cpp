@@ -1,0 +1,307 @@
+#include "engine/elementwise_plan.h"
+
+#include <cstring>
+#include <memory>
+#include <new>
+
+#include "aclnn/opdev/op_errno.h"
+#include "common/config.h"
+#include "common/error_message.h"
+#include "engine/for_each_row.h"
+#include "kernels/simd_support.h"
+#include "runtime/runtime_internal.h"
+
+namespace aclnn_cpu::engine {
+namespace {
+
+using kernels::ElementType;
+using kernels::OutputMode;
+
+// Elements per thread below which more threads cost more than they give.
+constexpr int64_t kGrainElements = 32 * 1024;
+// Output size from which stores bypass the caches.
+constexpr int64_t kStreamingBytes = int64_t{16} << 20;
+// Up to this many elements (about 25 us of work on one core) a call costs less than handing it to the
+// stream's worker thread and waiting for it, so an idle stream runs it on the caller's thread.
+constexpr int64_t kSmallElements = 65536;
+// A sum is made of float64 partial sums over chunks of this many consecutive elements (a multiple of
+// kernels::kSumLanes), combined in a fixed tree: the same order for any thread count.
+constexpr int64_t kSumChunk = 16384;
+
+ElementType ToElementType(int32_t type) {
+    switch (type) {
+        case ACL_FLOAT16: return ElementType::kFloat16;
+        case ACL_BF16: return ElementType::kBFloat16;
+        default: return ElementType::kFloat32;
+    }
+}
+
+// CANN's promotion within {FLOAT, FLOAT16, BFLOAT16}: equal types stay, any FLOAT gives FLOAT, and FLOAT16
+// with BFLOAT16 gives FLOAT.
+ElementType Promote(ElementType a, ElementType b) { return a == b ? a : ElementType::kFloat32; }
+
+// Strides of tensor over the broadcast shape: right-aligned, 0 where the tensor is broadcast.
+std::vector<int64_t> BroadcastStrides(const aclTensor& tensor, const std::vector<int64_t>& shape) {
+    std::vector<int64_t> strides(shape.size(), 0);
+    const size_t lead = shape.size() - tensor.view_dims.size();
+    for (size_t d = 0; d < tensor.view_dims.size(); ++d)
+        if (tensor.view_dims[d] != 1) strides[lead + d] = tensor.strides[d];
+    return strides;
+}
+
+bool BytesIntersect(const char* a_begin, const char* a_end, const char* b_begin, const char* b_end) {
+    return a_begin < b_end && b_begin < a_end;
+}
+
+// Whether every tile can take the fused path: the inputs share one dtype and are contiguous or constant
+// along rows, and out is contiguous along rows. Tiles of one iteration shape all have the same strides.
+bool Fusable(const kernels::KernelConfig& config, const IterationShape& shape) {
+    const int inputs = config.num_inputs;
+    const int inner = shape.ndim - 1;
+    for (int k = 1; k < inputs; ++k)
+        if (config.types[k] != config.types[0]) return false;
+    const int64_t in_size = kernels::ElementSize(config.types[0]);
+    for (int k = 0; k < inputs; ++k) {
+        const int64_t stride = shape.byte_strides[k][inner];
+        if (stride != 0 && stride != in_size) return false;
+    }
+    return shape.byte_strides[inputs][inner] == kernels::ElementSize(config.out_type());
+}
+
+std::vector<int64_t> RowMajorStrides(const std::vector<int64_t>& shape) {
+    std::vector<int64_t> strides(shape.size(), 1);
+    for (int d = static_cast<int>(shape.size()) - 2; d >= 0; --d) strides[d] = strides[d + 1] * shape[d + 1];
+    return strides;
+}
+
+// Pairwise sum of values[0, count) in a fixed tree (halves, recursively).
+double TreeSum(const double* values, int64_t count) {
+    if (count == 1) return values[0];
+    if (count == 0) return 0.0;
+    const int64_t half = count / 2;
+    return TreeSum(values, half) + TreeSum(values + half, count - half);
+}
+
+}  // namespace
+
+int64_t ElementCount(const std::vector<int64_t>& shape) {
+    int64_t count = 1;
+    for (int64_t size : shape) count *= size;
+    return count;
+}
+
+ElementwisePlan::ElementwisePlan(const ElementwiseDescription& description, std::vector<PlanOperand> operands,
+                                 const std::vector<int64_t>& broadcast_shape)
+    : phase2_name_(description.phase2_name), operands_(std::move(operands)), mean_(description.mean) {
+    config_.num_inputs = static_cast<int>(operands_.size()) - 1;
+    config_.output = description.output;
+    config_.input_scale = description.input_scale;
+    std::array<std::vector<int64_t>, kMaxOperands> strides;
+    std::array<int64_t, kMaxOperands> sizes{};
+    for (size_t k = 0; k < operands_.size(); ++k) {
+        config_.types[k] = ToElementType(operands_[k].tensor->data_type);
+        sizes[k] = kernels::ElementSize(config_.types[k]);
+        strides[k] = BroadcastStrides(*operands_[k].tensor, broadcast_shape);
+    }
+    const int out = output_index();
+    if (config_.output == OutputMode::kSum) {
+        // The sum visits S in its row-major order, whatever the inputs' layouts: a dense fp32 "output" orders
+        // the iteration, and out itself (0-d) is written once at the end.
+        strides[out] = RowMajorStrides(broadcast_shape);
+        sizes[out] = 4;
+    }
+    config_.promote = config_.types[0];
+    for (int k = 1; k < config_.num_inputs; ++k) config_.promote = Promote(config_.promote, config_.types[k]);
+    shape_ = BuildIterationShape(broadcast_shape, strides, sizes, out);
+    config_.stream_stores = config_.output == OutputMode::kStore &&
+                            shape_.numel * kernels::ElementSize(config_.out_type()) >= kStreamingBytes;
+    kernel_ = description.choose_kernel(config_, config_.output == OutputMode::kStore && Fusable(config_, shape_));
+}
+
+aclnnStatus ElementwisePlan::ResolveAddresses(const char* caller, OperandPointers* bases) const {
+    const bool strict = StrictMemoryChecks();
+    const bool summing = config_.output == OutputMode::kSum;
+    bases->fill(nullptr);
+    for (int k = 0; k <= output_index(); ++k) {
+        const PlanOperand& operand = operands_[k];
+        const aclTensor* tensor = operand.tensor;
+        if (!IsLiveTensor(tensor)) {
+            SetErrorMessage("%s: %s was destroyed before the operator ran; tensors must live until phase 2.", caller,
+                            operand.name);
+            return ACLNN_ERR_PARAM_INVALID;
+        }
+        const ops::ViewExtent& extent = operand.extent;
+        char* data = static_cast<char*>(tensor->data);
+        (*bases)[k] = data;
+        // Addresses nothing: an empty view, or any operand of an empty elementwise result (a sum still writes
+        // its 0-d out).
+        const bool written_sum = summing && k == output_index();
+        if (extent.numel == 0 || (shape_.numel == 0 && !written_sum)) continue;
+        if (data == nullptr) {
+            SetErrorMessage("%s: %s has %lld elements but its data address is null.", caller, operand.name,
+                            static_cast<long long>(extent.numel));
+            return ACLNN_ERR_PARAM_INVALID;
+        }
+        const uintptr_t first = reinterpret_cast<uintptr_t>(data) + static_cast<uintptr_t>(extent.first_byte);
+        const uint64_t bytes = static_cast<uint64_t>(extent.end_byte - extent.first_byte);
+        if (first < reinterpret_cast<uintptr_t>(data) ||
+            (strict && !rt::InsideDeviceAllocation(reinterpret_cast<const void*>(first), bytes))) {
+            SetErrorMessage("%s: %s addresses bytes [%p, +%llu) (data %p, offset %lld elements), which are not "
+                            "inside one live aclrtMalloc block. Allocate it with aclrtMalloc, or set "
+                            "ACLNN_CPU_STRICT_MEMORY=0 to pass host buffers.", caller, operand.name,
+                            reinterpret_cast<void*>(first), static_cast<unsigned long long>(bytes),
+                            static_cast<void*>(data), static_cast<long long>(tensor->offset));
+            return ACLNN_ERR_PARAM_INVALID;
+        }
+        (*bases)[k] = data + extent.first_byte;
+    }
+    if (summing) (*bases)[output_index()] = nullptr;  // the kernels sum; only the plan writes out
+    return ACLNN_SUCCESS;
+}
+
+bool ElementwisePlan::OutNeedsStaging(const OperandPointers& bases) const {
+    if (config_.output != OutputMode::kStore) return false;  // a sum writes out after reading every input
+    const int out = output_index();
+    const ops::ViewExtent& out_extent = operands_[out].extent;
+    const char* out_begin = bases[out];
+    const char* out_end = out_begin + (out_extent.end_byte - out_extent.first_byte);
+    for (int k = 0; k < out; ++k) {
+        const ops::ViewExtent& extent = operands_[k].extent;
+        const char* begin = bases[k];
+        const char* end = begin + (extent.end_byte - extent.first_byte);
+        if (!BytesIntersect(begin, end, out_begin, out_end)) continue;
+        // The very same view (same first address, dtype and walk) is safe in place: every element is read
+        // before it is written, by the same thread.
+        const bool same_view = begin == out_begin && config_.types[k] == config_.types[out] &&
+                               shape_.byte_strides[k] == shape_.byte_strides[out];
+        if (!same_view) return true;
+    }
+    return false;
+}
+
+aclnnStatus ElementwisePlan::CheckAddressesAndSizeWorkspace(const char* caller) {
+    OperandPointers bases{};
+    const aclnnStatus status = ResolveAddresses(caller, &bases);
+    if (status != ACLNN_SUCCESS) return status;
+    workspace_size_ = 0;
+    if (shape_.numel > 0 && OutNeedsStaging(bases)) {
+        const uint64_t bytes = static_cast<uint64_t>(shape_.numel) * kernels::ElementSize(config_.out_type());
+        workspace_size_ = (bytes + 63) / 64 * 64;
+    }
+    return ACLNN_SUCCESS;
+}
+
+void ElementwisePlan::Store(const IterationShape& shape, const OperandPointers& bases, int threads) const {
+    ParallelSlices(shape.numel, threads, kGrainElements, [&](int64_t begin, int64_t end) {
+        ForEachTile(shape, bases, begin, end, [&](const Tile& tile) { kernel_(config_, tile, nullptr); });
+        if (config_.stream_stores) kernels::FlushStreamingStores();
+    });
+}
+
+void ElementwisePlan::StoreThroughStaging(const OperandPointers& bases, char* staging, int threads) const {
+    // out overlaps an input: compute everything into the staging buffer first, then copy it into out's view,
+    // so the result equals reading all inputs before writing any output.
+    const int out = output_index();
+    const int64_t out_size = kernels::ElementSize(config_.out_type());
+    IterationShape staged = shape_;
+    staged.byte_strides[out] = DenseByteStrides(shape_, out_size);
+    OperandPointers staged_bases = bases;
+    staged_bases[out] = staging;
+    Store(staged, staged_bases, threads);
+
+    IterationShape copy = shape_;
+    copy.byte_strides[0] = staged.byte_strides[out];
+    copy.byte_strides[1] = shape_.byte_strides[out];
+    const OperandPointers copy_bases = {staging, bases[out], nullptr, nullptr};
+    ParallelSlices(copy.numel, threads, kGrainElements, [&](int64_t begin, int64_t end) {
+        ForEachRow(copy, copy_bases, begin, end, [&](const OperandPointers& row, int64_t n) {
+            const int64_t from_stride = copy.inner_stride(0), to_stride = copy.inner_stride(1);
+            if (from_stride == out_size && to_stride == out_size) {
+                std::memcpy(row[1], row[0], static_cast<size_t>(n * out_size));
+                return;
+            }
+            for (int64_t i = 0; i < n; ++i)
+                std::memcpy(row[1] + i * to_stride, row[0] + i * from_stride, static_cast<size_t>(out_size));
+        });
+    });
+}
+
+int64_t ElementwisePlan::SumChunks() const { return (shape_.numel + kSumChunk - 1) / kSumChunk; }
+
+float ElementwisePlan::Sum(const OperandPointers& bases, double* chunk_sums, int threads) const {
+    const int64_t chunks = SumChunks();
+    ParallelSlicesAligned(chunks, threads, kGrainElements / kSumChunk, 1, [&](int64_t begin, int64_t end) {
+        for (int64_t chunk = begin; chunk < end; ++chunk) {
+            kernels::SumAccumulator sums;
+            const int64_t first = chunk * kSumChunk;
+            const int64_t last = first + kSumChunk < shape_.numel ? first + kSumChunk : shape_.numel;
+            ForEachTile(shape_, bases, first, last, [&](const Tile& tile) { kernel_(config_, tile, &sums); });
+            chunk_sums[chunk] = TreeSum(sums.lanes, kernels::kSumLanes);
+        }
+    });
+    // float64 partial sums of fp32 terms, rounded once to fp32; mean multiplies by 1/(float)N in fp32 as
+    // CANN's kernel does (N = 0 gives 0 * inf = NaN, CANN's mean of nothing).
+    float total = static_cast<float>(TreeSum(chunk_sums, chunks));
+    if (mean_) total *= 1.0f / static_cast<float>(shape_.numel);
+    return total;
+}
+
+bool ElementwisePlan::IsSmall() const { return shape_.numel <= kSmallElements; }
+
+aclnnStatus ElementwisePlan::Bind(void* workspace, uint64_t workspace_size, rt::Task* task) const {
+    OperandPointers bases{};
+    const aclnnStatus status = ResolveAddresses(phase2_name_, &bases);
+    if (status != ACLNN_SUCCESS) return status;
+    const int threads = ConfiguredThreadCount();
+    const auto plan = shared_from_this();
+    const int out = output_index();
+
+    if (config_.output == OutputMode::kSum) {
+        char* out_address = static_cast<char*>(operands_[out].tensor->data) + operands_[out].extent.first_byte;
+        const int64_t chunks = SumChunks();
+        *task = [plan, bases, out_address, chunks, threads]() -> aclError {
+            std::unique_ptr<double[]> chunk_sums(new (std::nothrow) double[chunks > 0 ? chunks : 1]);
+            if (!chunk_sums) {
+                SetErrorMessage("%s: cannot allocate %lld partial sums.", plan->phase2_name_,
+                                static_cast<long long>(chunks));
+                return ACL_ERROR_RT_MEMORY_ALLOCATION;
+            }
+            const float total = plan->Sum(bases, chunk_sums.get(), threads);
+            const ElementType out_type = plan->config_.out_type();
+            kernels::StoreFromFloat(out_type, out_address, kernels::RoundTo(plan->config_.promote, total));
+            return ACL_SUCCESS;
+        };
+        return ACLNN_SUCCESS;
+    }
+
+    if (shape_.numel == 0) {
+        *task = [] { return ACL_SUCCESS; };  // nothing to compute, but keep the stream's order observable
+        return ACLNN_SUCCESS;
+    }
+    const uint64_t staging_bytes = static_cast<uint64_t>(shape_.numel) * kernels::ElementSize(config_.out_type());
+    const bool staging = OutNeedsStaging(bases);
+    // Rebinding may create an overlap phase 1 did not see; then the task allocates its own staging buffer.
+    char* staging_buffer = staging && workspace_size >= staging_bytes ? static_cast<char*>(workspace) : nullptr;
+    *task = [plan, bases, staging, staging_buffer, staging_bytes, threads]() -> aclError {
+        if (!staging) {
+            plan->Store(plan->shape_, bases, threads);
+            return ACL_SUCCESS;
+        }
+        std::unique_ptr<char[]> owned;
+        char* buffer = staging_buffer;
+        if (buffer == nullptr) {
+            owned.reset(new (std::nothrow) char[staging_bytes]);
+            if (!owned) {
+                SetErrorMessage("%s: cannot allocate %llu bytes to stage an out that overlaps an input.",
+                                plan->phase2_name_, static_cast<unsigned long long>(staging_bytes));
+                return ACL_ERROR_RT_MEMORY_ALLOCATION;
+            }
+            buffer = owned.get();
+        }
+        plan->StoreThroughStaging(bases, buffer, threads);
+        return ACL_SUCCESS;
+    };
+    return ACLNN_SUCCESS;
+}
+
+}  // namespace aclnn_cpu::engine

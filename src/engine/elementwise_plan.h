@@ -1,0 +1,72 @@
+// The engine's plan of a broadcasting elementwise operator, built by phase 1 from validated arguments and
+// an operator's description, in the manner of PyTorch's TensorIterator: the operand table, the iteration
+// shape (broadcast, reordered and coalesced once), the tile kernel chosen for the dtypes and strides, the
+// workspace an overlapping out needs, and the small-call decision. Phase 2 binds the tensors' current
+// addresses (checking them again) and runs one fused pass, on threads, storing every element or summing them.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "engine/iteration_shape.h"
+#include "executor/op_plan.h"
+#include "kernels/tile_kernel.h"
+#include "ops/common/tensor_checks.h"
+
+namespace aclnn_cpu::engine {
+
+// One row of the operand table: the inputs first, the output last.
+struct PlanOperand {
+    const aclTensor* tensor;
+    const char* name;       // the argument's name, for messages
+    ops::ViewExtent extent; // from validation
+};
+
+// What an operator tells the engine besides its operands.
+struct ElementwiseDescription {
+    const char* phase2_name = "";                      // for messages in phase 2
+    kernels::TileKernelChooser choose_kernel = nullptr;  // the operator's dispatched ChooseTileKernel
+    kernels::OutputMode output = kernels::OutputMode::kStore;
+    float input_scale = 1.0f;  // for the functor's scaled input (kStore)
+    bool mean = false;         // kSum: the fp32 sum times 1/(float)N, N = numel of the broadcast shape
+};
+
+class ElementwisePlan final : public OpPlan, public std::enable_shared_from_this<ElementwisePlan> {
+public:
+    // broadcast_shape: S, validated; operands: the inputs, then out (of shape S for kStore, 0-d for kSum).
+    ElementwisePlan(const ElementwiseDescription& description, std::vector<PlanOperand> operands,
+                    const std::vector<int64_t>& broadcast_shape);
+
+    // The address checks (strict memory) against the tensors' current data addresses, and the workspace for
+    // an out that overlaps an input. Called by phase 1; Bind repeats the checks for the addresses of phase 2.
+    aclnnStatus CheckAddressesAndSizeWorkspace(const char* caller);
+
+    uint64_t WorkspaceSize() const override { return workspace_size_; }
+    aclnnStatus Bind(void* workspace, uint64_t workspace_size, rt::Task* task) const override;
+    bool IsSmall() const override;
+
+private:
+    int output_index() const { return config_.num_inputs; }
+    // Reads the operands' data addresses and checks them; on success fills bases (each view's offset applied).
+    aclnnStatus ResolveAddresses(const char* caller, OperandPointers* bases) const;
+    // True when out shares bytes with an input in any way other than being the very same view.
+    bool OutNeedsStaging(const OperandPointers& bases) const;
+    void Store(const IterationShape& shape, const OperandPointers& bases, int threads) const;
+    void StoreThroughStaging(const OperandPointers& bases, char* staging, int threads) const;
+    // The kSum result: the sum of every element's fp32 value (times 1/N for mean), as fp32.
+    float Sum(const OperandPointers& bases, double* chunk_sums, int threads) const;
+    int64_t SumChunks() const;
+
+    const char* phase2_name_;
+    std::vector<PlanOperand> operands_;
+    IterationShape shape_;
+    kernels::KernelConfig config_;
+    kernels::TileKernel kernel_ = nullptr;
+    bool mean_ = false;
+    uint64_t workspace_size_ = 0;
+};
+
+// The number of elements of shape (validated: no overflow).
+int64_t ElementCount(const std::vector<int64_t>& shape);
+
+}  // namespace aclnn_cpu::engine

@@ -1,0 +1,107 @@
+// SIMD helpers shared by every operator (kernels/simd_support.h): the conversions through the kernels' own
+// vector code, for the conversion tests, and the name of the dispatched target. Compiled once per target.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/simd_support.cpp"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+
+#include <cstring>
+
+#include "hwy/highway.h"
+#include "kernels/elementwise_tiles-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace aclnn_cpu::kernels::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// The even/odd conversions of the all-BFLOAT16 kernel over one padded block, element by element in order:
+// bf16 -> fp32 or fp32 -> bf16. Returns false where they do not exist (the scalar target).
+bool ConvertBlockInPairs(ElementType from, const char* raw_in, char* raw_out, int64_t padded, bool hardware) {
+#if ACLNN_CPU_BF16_PAIRS
+    const DF df;
+    const hn::Repartition<uint16_t, DF> du16;
+    const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
+    HWY_ALIGN float even[hn::MaxLanes(df)];
+    HWY_ALIGN float odd[hn::MaxLanes(df)];
+    for (int64_t i = 0; i < padded; i += 2 * lanes) {
+        if (from == ElementType::kBFloat16) {
+            hn::Vec<DF> e, o;
+            Bf16PairToFloat(df, hn::LoadU(du16, reinterpret_cast<const uint16_t*>(raw_in) + i), e, o);
+            hn::Store(e, df, even);
+            hn::Store(o, df, odd);
+            float* to = reinterpret_cast<float*>(raw_out) + i;
+            for (int64_t j = 0; j < lanes; ++j) {
+                to[2 * j] = even[j];
+                to[2 * j + 1] = odd[j];
+            }
+        } else {
+            const float* values = reinterpret_cast<const float*>(raw_in) + i;
+            for (int64_t j = 0; j < lanes; ++j) {
+                even[j] = values[2 * j];
+                odd[j] = values[2 * j + 1];
+            }
+            hn::StoreU(NarrowBf16Pair(df, hn::Load(df, even), hn::Load(df, odd), hardware), du16,
+                       reinterpret_cast<uint16_t*>(raw_out) + i);
+        }
+    }
+    return true;
+#else
+    (void)from, (void)raw_in, (void)raw_out, (void)padded, (void)hardware;
+    return false;
+#endif
+}
+
+// Converts n contiguous elements through LoadAsFloat and StoreAsType or, between fp32 and BFLOAT16, through
+// the conversions `bf16` names.
+void ConvertRow(ElementType from, const void* src, ElementType to, void* dst, int64_t n, Bf16Conversion bf16) {
+    const DF df;
+    const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
+    HWY_ALIGN char raw_in[kBlock * sizeof(float)];
+    HWY_ALIGN char raw_out[kBlock * sizeof(float)];
+    const int64_t from_size = ElementSize(from), to_size = ElementSize(to);
+    const bool pairs = bf16 != Bf16Conversion::kOneVector &&
+                       ((from == ElementType::kBFloat16 && to == ElementType::kFloat32) ||
+                        (from == ElementType::kFloat32 && to == ElementType::kBFloat16));
+    const bool hardware = bf16 == Bf16Conversion::kPairsWithHardware && CpuHasAvx512Bf16();
+    for (int64_t start = 0; start < n; start += kBlock) {
+        const int64_t len = n - start < kBlock ? n - start : kBlock;
+        const int64_t padded = (len + 2 * lanes - 1) / (2 * lanes) * (2 * lanes);  // kBlock is a multiple
+        std::memset(raw_in, 0, sizeof raw_in);
+        std::memcpy(raw_in, static_cast<const char*>(src) + start * from_size, static_cast<size_t>(len * from_size));
+        if (!pairs || !ConvertBlockInPairs(from, raw_in, raw_out, padded, hardware)) {
+            for (int64_t i = 0; i < padded; i += lanes)
+                StoreAsType<false>(df, to, LoadAsFloat(df, from, raw_in + i * from_size), raw_out + i * to_size);
+        }
+        std::memcpy(static_cast<char*>(dst) + start * to_size, raw_out, static_cast<size_t>(len * to_size));
+    }
+}
+
+const char* TargetName() { return hwy::TargetName(HWY_TARGET); }
+
+}  // namespace aclnn_cpu::kernels::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace aclnn_cpu::kernels {
+
+HWY_EXPORT(ConvertRow);
+HWY_EXPORT(TargetName);
+
+void ConvertRowSimd(ElementType from, const void* src, ElementType to, void* dst, int64_t n, Bf16Conversion bf16) {
+    HWY_DYNAMIC_DISPATCH(ConvertRow)(from, src, to, dst, n, bf16);
+}
+
+void FlushStreamingStores() { hwy::FlushStream(); }
+
+bool CpuHasAvx512Bf16() {
+#if HWY_ARCH_X86 && (defined(__GNUC__) || defined(__clang__))
+    static const bool has = __builtin_cpu_supports("avx512bf16");
+    return has;
+#else
+    return false;
+#endif
+}
+
+std::string ActiveSimdTarget() { return HWY_DYNAMIC_DISPATCH(TargetName)(); }
+
+}  // namespace aclnn_cpu::kernels
+#endif  // HWY_ONCE

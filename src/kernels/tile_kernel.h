@@ -1,0 +1,45 @@
+// The interface between the iteration engine and an operator's SIMD kernel: what phase 1 decides about the
+// kernel (dtypes, scale, output mode) and the tile function it chose, which phase 2 calls for every tile.
+// Plain C++: the Highway code behind it lives in elementwise_tiles-inl.h and the operators' kernel files.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "engine/iteration_shape.h"
+#include "kernels/element_types.h"
+
+namespace aclnn_cpu::kernels {
+
+constexpr int kMaxInputs = engine::kMaxOperands - 1;
+
+// What a kernel does with each computed value: store it to out (converted to out's dtype), or add it to a sum.
+enum class OutputMode : uint8_t { kStore, kSum };
+
+struct KernelConfig {
+    int num_inputs = 0;                                      // the output is operand num_inputs
+    std::array<ElementType, engine::kMaxOperands> types{};  // per operand: inputs, then the output
+    ElementType promote = ElementType::kFloat32;             // the inputs' common type; results are rounded to it
+    float input_scale = 1.0f;     // multiplies the operator's scaled input (its pre-scale hook), when not 1
+    bool stream_stores = false;   // non-temporal stores for outputs much larger than the caches
+    OutputMode output = OutputMode::kStore;
+
+    ElementType out_type() const { return types[num_inputs]; }
+};
+
+// Sixteen float64 partial sums. The element with linear index i (in the row-major order of the broadcast
+// shape) is added to lanes[i % 16], in increasing i: the order depends on nothing but i, so a sum is the same
+// bits for any layout of the inputs and any split into threads, on every SIMD width.
+constexpr int kSumLanes = 16;
+struct alignas(64) SumAccumulator {
+    double lanes[kSumLanes] = {};
+};
+
+// Computes the elements [tile.first, tile.last) of a tile; in kSum mode adds them to *sums (else unused).
+using TileKernel = void (*)(const KernelConfig& config, const engine::Tile& tile, SumAccumulator* sums);
+
+// An operator's kernel chooser (dispatched to the CPU's best SIMD target): the tile function for config,
+// fused (straight from and to memory) when the engine found every tile fusable, blocked otherwise.
+using TileKernelChooser = TileKernel (*)(const KernelConfig& config, bool fusable);
+
+}  // namespace aclnn_cpu::kernels

@@ -1,0 +1,49 @@
+// aclnnSoftMarginLoss: L = log(1 + exp(-target*self)) per element, on the elementwise engine. Its
+// description: two broadcast inputs; reduction 0 (none) stores L into out of the broadcast shape; 1 (mean)
+// and any other value (sum, as CANN's GetReductionStr maps them) sum L into a 0-d out.
+#include "aclnn/opdev/op_errno.h"
+#include "aclnnop/aclnn_soft_margin_loss.h"
+#include "engine/elementwise_operator.h"
+#include "ops/soft_margin_loss/soft_margin_loss_kernel.h"
+
+namespace {
+
+constexpr const char* kPhase1Name = "aclnnSoftMarginLossGetWorkspaceSize";
+constexpr const char* kPhase2Name = "aclnnSoftMarginLoss";
+
+}  // namespace
+
+extern "C" {
+
+aclnnStatus aclnnSoftMarginLossGetWorkspaceSize(const aclTensor* self, const aclTensor* target, int64_t reduction,
+                                                aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+    using namespace aclnn_cpu;
+    return engine::GuardCBoundary(kPhase1Name, [&]() -> aclnnStatus {
+        const bool elementwise = reduction == 0;
+        engine::ElementwiseRequest request;
+        request.op_name = kPhase2Name;
+        request.validation.api = kPhase1Name;
+        request.validation.workspace_size = workspaceSize;
+        request.validation.executor = executor;
+        request.validation.inputs = {{self, "self"}, {target, "target"}};
+        request.validation.out = {out, "out"};
+        request.validation.out_shape = elementwise ? ops::OutShapeRule::kBroadcast : ops::OutShapeRule::kScalar;
+        request.describe = [elementwise, reduction](const ops::ValidatedOperation&) {
+            engine::ElementwiseDescription description;
+            description.phase2_name = kPhase2Name;
+            description.choose_kernel = &ops::soft_margin_loss::ChooseTileKernel;
+            description.output = elementwise ? kernels::OutputMode::kStore : kernels::OutputMode::kSum;
+            description.mean = reduction == 1;
+            return description;
+        };
+        request.nz_warning_input = 0;  // self
+        return engine::PlanElementwiseOperator(request);
+    });
+}
+
+aclnnStatus aclnnSoftMarginLoss(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                                aclrtStream stream) {
+    return aclnn_cpu::engine::RunElementwiseOperator(workspace, workspaceSize, executor, stream, kPhase2Name);
+}
+
+}  // extern "C"

@@ -1,0 +1,51 @@
+// The SIMD arithmetic of aclnnSoftMarginLoss: one functor for the engine's tile loops (elementwise for
+// reduction none, summed for mean and sum), compiled once per SIMD target and chosen at run time.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "ops/soft_margin_loss/soft_margin_loss_kernel.cpp"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+
+#include "hwy/contrib/math/math-inl.h"
+#include "hwy/highway.h"
+#include "kernels/elementwise_tiles-inl.h"
+#include "ops/soft_margin_loss/soft_margin_loss_kernel.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace aclnn_cpu::ops::soft_margin_loss::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// CANN's arch35 order: t = target*self; L = max(-t, 0) + log(1 + exp(-|t|)). The logarithm is evaluated as
+// log1p(e) rather than log of the rounded e + 1: the same formula, but small losses (t above ~8, where
+// e + 1 rounds away most of e) keep fp32 precision instead of collapsing to 0 (docs/compatibility.md).
+// Highway's Exp maps NaN to 0 and Max drops a NaN on x86, so a NaN t is passed through explicitly; inf
+// inputs follow the formula (t = +inf: 0; t = -inf: +inf; 0 * inf: NaN).
+struct SoftMarginLoss {
+    static constexpr int kInputs = 2;        // self, target
+    static constexpr int kScaledInput = -1;  // none: mean divides the sum, not an input
+
+    template <class D>
+    HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> x, hn::Vec<D> y) const {
+        const auto t = hn::Mul(y, x);
+        const auto e = hn::Exp(d, hn::Neg(hn::Abs(t)));  // in [0, 1]: no overflow
+        const auto loss = hn::Add(hn::Max(hn::Neg(t), hn::Zero(d)), hn::Log1p(d, e));
+        return hn::IfThenElse(hn::IsNaN(t), t, loss);
+    }
+};
+
+kernels::TileKernel ChooseKernel(const kernels::KernelConfig& config, bool fusable) {
+    return kernels::HWY_NAMESPACE::ChooseTileKernel<SoftMarginLoss>(config, fusable);
+}
+
+}  // namespace aclnn_cpu::ops::soft_margin_loss::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace aclnn_cpu::ops::soft_margin_loss {
+
+HWY_EXPORT(ChooseKernel);
+
+kernels::TileKernel ChooseTileKernel(const kernels::KernelConfig& config, bool fusable) {
+    return HWY_DYNAMIC_DISPATCH(ChooseKernel)(config, fusable);
+}
+
+}  // namespace aclnn_cpu::ops::soft_margin_loss
+#endif  // HWY_ONCE

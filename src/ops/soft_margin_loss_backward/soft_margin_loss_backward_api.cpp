@@ -1,0 +1,58 @@
+// aclnnSoftMarginLossBackward: the gradient of SoftMarginLoss with respect to self, on the elementwise engine.
+// Its description: three broadcast inputs, out of the broadcast shape, CANN's reduction check, gradOutput
+// scaled by 1/N for mean (N = numel of the broadcast shape, as the NPU's tiling counts it).
+#include "aclnn/opdev/op_errno.h"
+#include "aclnnop/aclnn_soft_margin_loss_backward.h"
+#include "common/error_message.h"
+#include "engine/elementwise_operator.h"
+#include "ops/soft_margin_loss_backward/soft_margin_loss_backward_kernel.h"
+
+namespace {
+
+constexpr const char* kPhase1Name = "aclnnSoftMarginLossBackwardGetWorkspaceSize";
+constexpr const char* kPhase2Name = "aclnnSoftMarginLossBackward";
+
+}  // namespace
+
+extern "C" {
+
+aclnnStatus aclnnSoftMarginLossBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self,
+                                                        const aclTensor* target, int64_t reduction, aclTensor* out,
+                                                        uint64_t* workspaceSize, aclOpExecutor** executor) {
+    using namespace aclnn_cpu;
+    return engine::GuardCBoundary(kPhase1Name, [&]() -> aclnnStatus {
+        engine::ElementwiseRequest request;
+        request.op_name = kPhase2Name;
+        request.validation.api = kPhase1Name;
+        request.validation.workspace_size = workspaceSize;
+        request.validation.executor = executor;
+        request.validation.inputs = {{gradOutput, "gradOutput"}, {self, "self"}, {target, "target"}};
+        request.validation.out = {out, "out"};
+        // CANN indexes its reduction names with the value unchecked (undefined behaviour outside 0-2); sibling
+        // loss APIs reject it, and so do we.
+        request.validation.operator_checks = [reduction]() -> aclnnStatus {
+            if (reduction >= 0 && reduction <= 2) return ACLNN_SUCCESS;
+            SetErrorMessage("%s: reduction is %lld; expected 0 (none), 1 (mean) or 2 (sum).", kPhase1Name,
+                            static_cast<long long>(reduction));
+            return ACLNN_ERR_PARAM_INVALID;
+        };
+        request.describe = [reduction](const ops::ValidatedOperation& validated) {
+            engine::ElementwiseDescription description;
+            description.phase2_name = kPhase2Name;
+            description.choose_kernel = &ops::soft_margin_loss_backward::ChooseTileKernel;
+            // N is converted to fp32 before the reciprocal as on the NPU, so it is rounded for N > 2^24.
+            const int64_t n = engine::ElementCount(validated.broadcast_shape);
+            if (reduction == 1 && n > 0) description.input_scale = 1.0f / static_cast<float>(n);
+            return description;
+        };
+        request.nz_warning_input = 0;  // gradOutput
+        return engine::PlanElementwiseOperator(request);
+    });
+}
+
+aclnnStatus aclnnSoftMarginLossBackward(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                                        aclrtStream stream) {
+    return aclnn_cpu::engine::RunElementwiseOperator(workspace, workspaceSize, executor, stream, kPhase2Name);
+}
+
+}  // extern "C"
