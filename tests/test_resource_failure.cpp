@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <new>
+#include <string>
 #include <vector>
 
 #include "acl/acl.h"
@@ -56,6 +57,25 @@ struct Buffers {
     void* device[4];
     aclTensor* tensors[4];
 };
+
+// Runs first, while the default stream does not exist yet: synchronising it creates it, and when that fails
+// the call returns a status instead of letting the exception cross the C boundary.
+TEST(ResourceFailure, DefaultStreamCreationFailureIsAStatus) {
+    int failures = 0;
+    for (long allowed = 0; allowed < 20; ++allowed) {
+        g_allocations_left.store(allowed);
+        const aclError synced = aclrtSynchronizeStream(nullptr);
+        g_allocations_left.store(-1);
+        EXPECT_TRUE(synced == ACL_SUCCESS || synced == ACL_ERROR_RT_NO_STREAM_RESOURCE) << synced;
+        if (synced != ACL_SUCCESS) {
+            ++failures;
+            ASSERT_NE(aclGetRecentErrMsg(), nullptr);
+            EXPECT_NE(std::string(aclGetRecentErrMsg()).find("aclrtSynchronizeStream"), std::string::npos);
+        }
+    }
+    EXPECT_GT(failures, 0) << "creating the default stream never failed";
+    EXPECT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+}
 
 TEST(ResourceFailure, HugeDeviceAllocationReturnsStatus) {
     void* p = reinterpret_cast<void*>(0x77);

@@ -2,33 +2,28 @@
 
 #include <cstdarg>
 #include <cstdio>
-#include <string>
 
 #include "acl/acl_rt.h"
 #include "common/log.h"
 
 namespace aclnn_cpu {
 namespace {
-thread_local std::string t_recent_message;
+// A fixed buffer, not a std::string: recording an error must not need memory, since running out of it is
+// one of the errors to report.
+thread_local char t_recent_message[1024];
 }  // namespace
 
 void SetErrorMessage(const char* format, ...) {
-    char buffer[1024];
     va_list args;
     va_start(args, format);
-    std::vsnprintf(buffer, sizeof buffer, format, args);
+    std::vsnprintf(t_recent_message, sizeof t_recent_message, format, args);
     va_end(args);
-    try {
-        t_recent_message = buffer;
-    } catch (...) {
-        // Out of memory for the message itself: keep the previous one rather than fail the caller.
-    }
-    Log(LogLevel::kError, "%s", buffer);
+    Log(LogLevel::kError, "%s", t_recent_message);
 }
 
 }  // namespace aclnn_cpu
 
 extern "C" const char* aclGetRecentErrMsg(void) {
-    const std::string& message = aclnn_cpu::t_recent_message;
-    return message.empty() ? nullptr : message.c_str();
+    const char* message = aclnn_cpu::t_recent_message;
+    return message[0] == '\0' ? nullptr : message;
 }

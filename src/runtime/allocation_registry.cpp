@@ -33,14 +33,16 @@ bool AllocationRegistry::Owns(const void* address) const {
     return begin - it->first < it->second;
 }
 
+// Created on first use and never destroyed, like the stream, tensor and executor registries: a static
+// destructor elsewhere (a user's global that frees device memory at exit) may still call aclrtFree.
 AllocationRegistry& DeviceAllocations() {
-    static AllocationRegistry registry;
-    return registry;
+    static AllocationRegistry* const registry = new AllocationRegistry;
+    return *registry;
 }
 
 AllocationRegistry& HostAllocations() {
-    static AllocationRegistry registry;
-    return registry;
+    static AllocationRegistry* const registry = new AllocationRegistry;
+    return *registry;
 }
 
 }  // namespace aclnn_cpu::rt

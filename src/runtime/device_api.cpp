@@ -12,7 +12,6 @@ namespace {
 std::mutex g_state_mutex;
 bool g_initialized = false;
 bool g_finalized = false;
-int g_device_refs = 0;
 
 bool IsHostDevice(int32_t device_id, const char* caller) {
     if (device_id == 0) return true;
@@ -72,19 +71,14 @@ aclError aclrtGetVersion(int32_t* majorVersion, int32_t* minorVersion, int32_t* 
 }
 
 aclError aclrtSetDevice(int32_t deviceId) {
+    // The host is always ready: there is nothing to open, so nothing to count.
     if (!IsHostDevice(deviceId, "aclrtSetDevice")) return ACL_ERROR_RT_INVALID_DEVICEID;
-    std::lock_guard lock(g_state_mutex);
-    ++g_device_refs;
     return ACL_SUCCESS;
 }
 
 aclError aclrtResetDevice(int32_t deviceId) {
     if (!IsHostDevice(deviceId, "aclrtResetDevice")) return ACL_ERROR_RT_INVALID_DEVICEID;
-    {
-        std::lock_guard lock(g_state_mutex);
-        // As in CANN, one reset releases the device however often it was set.
-        g_device_refs = 0;
-    }
+    // As in CANN, resetting the device lets the work queued on it finish first.
     aclnn_cpu::rt::SynchronizeAllStreams(false);
     return ACL_SUCCESS;
 }

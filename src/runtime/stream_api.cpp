@@ -37,7 +37,14 @@ aclError aclrtDestroyStream(aclrtStream stream) {
 }
 
 aclError aclrtSynchronizeStream(aclrtStream stream) {
-    std::shared_ptr<aclnn_cpu::rt::Stream> found = aclnn_cpu::rt::FindStream(stream);
+    std::shared_ptr<aclnn_cpu::rt::Stream> found;
+    try {
+        // A NULL stream is the default stream, created on first use: that may fail (no thread, no memory).
+        found = aclnn_cpu::rt::FindStream(stream);
+    } catch (const std::exception& e) {
+        aclnn_cpu::SetErrorMessage("aclrtSynchronizeStream: cannot start the default stream's worker: %s", e.what());
+        return ACL_ERROR_RT_NO_STREAM_RESOURCE;
+    }
     if (!found) {
         aclnn_cpu::SetErrorMessage("aclrtSynchronizeStream: stream %p is not a live stream", stream);
         return ACL_ERROR_RT_PARAM_INVALID;

@@ -302,7 +302,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         r->before.assign(r->base, r->base + r->bytes);
     }
 
-    if (std::getenv("FUZZ_SMLB_VERBOSE") != nullptr) {  // describe the decoded case, for debugging a finding
+    if (std::getenv("FUZZ_VERBOSE") != nullptr) {  // describe the decoded case, for debugging a finding
         for (int k = 0; k < 4; ++k) {
             const TensorDescription& t = f.descriptions[k];
             void* address = nullptr;
