@@ -9,7 +9,7 @@
 #include "aclnn/opdev/op_errno.h"
 #include "aclnnop/aclnn_soft_margin_loss_backward.h"
 #include "random_cases.h"
-#include "soft_margin_loss_backward_harness.h"
+#include "operator_harness.h"
 
 namespace {
 

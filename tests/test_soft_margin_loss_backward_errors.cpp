@@ -12,21 +12,11 @@
 #include "acl/acl.h"
 #include "aclnn/opdev/op_errno.h"
 #include "aclnnop/aclnn_soft_margin_loss_backward.h"
+#include "argument_fixture.h"
 
 namespace {
 
-constexpr size_t kBlockBytes = 4096;
-
-// One tensor argument: its description, created over its own 4 KiB device block.
-struct TensorArg {
-    std::vector<int64_t> dims = {2, 3};
-    std::vector<int64_t> strides;  // empty: contiguous
-    int64_t offset = 0;
-    aclDataType type = ACL_FLOAT;
-    aclFormat format = ACL_FORMAT_ND;
-    bool null_tensor = false;
-    enum class Data { kDevice, kHost, kNull, kEndOfBlock } data = Data::kDevice;
-};
+using test_support::TensorArg;
 
 struct Scenario {
     TensorArg grad, self, target, out;
@@ -35,83 +25,36 @@ struct Scenario {
     bool null_executor = false;
 };
 
-struct Row {
+struct ScenarioRow {
     const char* name;
     std::function<void(Scenario&)> setup;
     aclnnStatus status;
-    std::vector<std::string> message_parts;  // all must appear in aclGetRecentErrMsg()
+    std::vector<std::string> message_parts;
 };
 
-std::vector<int64_t> Contiguous(const std::vector<int64_t>& dims) {
-    std::vector<int64_t> strides(dims.size(), 1);
-    for (int d = static_cast<int>(dims.size()) - 2; d >= 0; --d) strides[d] = strides[d + 1] * dims[d + 1];
-    return strides;
-}
-
-class Fixture {
+// The four tensors of a scenario, each over its own device block.
+class Fixture : public test_support::ArgumentFixture {
 public:
-    explicit Fixture(const Scenario& s) {
-        grad_ = Make(s.grad, 0);
-        self_ = Make(s.self, 1);
-        target_ = Make(s.target, 2);
-        out_ = Make(s.out, 3);
-    }
-    ~Fixture() {
-        for (aclTensor* t : {grad_, self_, target_, out_}) aclDestroyTensor(t);
-        for (void* block : blocks_) aclrtFree(block);
-    }
-    std::vector<uint8_t> OutBlock() const {
-        std::vector<uint8_t> bytes(kBlockBytes);
-        aclrtMemcpy(bytes.data(), kBlockBytes, blocks_[3], kBlockBytes, ACL_MEMCPY_DEVICE_TO_HOST);
-        return bytes;
-    }
+    explicit Fixture(const Scenario& s)
+        : ArgumentFixture({s.grad, s.self, s.target, s.out}),
+          grad_(tensor(0)), self_(tensor(1)), target_(tensor(2)), out_(tensor(3)) {}
     aclTensor *grad_, *self_, *target_, *out_;
-
-private:
-    aclTensor* Make(const TensorArg& arg, int slot) {
-        void* block = nullptr;
-        EXPECT_EQ(aclrtMalloc(&block, kBlockBytes, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
-        std::vector<uint8_t> pattern(kBlockBytes);
-        for (size_t i = 0; i < kBlockBytes; ++i) pattern[i] = static_cast<uint8_t>(i * 7 + slot);
-        aclrtMemcpy(block, kBlockBytes, pattern.data(), kBlockBytes, ACL_MEMCPY_HOST_TO_DEVICE);
-        blocks_[slot] = block;
-        if (arg.null_tensor) return nullptr;
-        void* data = block;
-        if (arg.data == TensorArg::Data::kHost) data = host_[slot];
-        if (arg.data == TensorArg::Data::kNull) data = nullptr;
-        if (arg.data == TensorArg::Data::kEndOfBlock) data = static_cast<char*>(block) + kBlockBytes - 8;
-        const std::vector<int64_t> strides = arg.strides.empty() ? Contiguous(arg.dims) : arg.strides;
-        return aclCreateTensor(arg.dims.data(), arg.dims.size(), arg.type, strides.data(), arg.offset, arg.format,
-                               arg.dims.data(), arg.dims.size(), data);
-    }
-    void* blocks_[4] = {};
-    float host_[4][64] = {};
 };
 
-void ExpectRejected(const Row& row) {
+void ExpectRejected(const ScenarioRow& row) {
     Scenario scenario;
     row.setup(scenario);
     Fixture fixture(scenario);
-    const std::vector<uint8_t> out_before = fixture.OutBlock();
-    uint64_t workspace_size = 777;
-    aclOpExecutor* const sentinel = reinterpret_cast<aclOpExecutor*>(0x1234);
-    aclOpExecutor* executor = sentinel;
-    const aclnnStatus status = aclnnSoftMarginLossBackwardGetWorkspaceSize(
-        fixture.grad_, fixture.self_, fixture.target_, scenario.reduction, fixture.out_,
-        scenario.null_workspace_size ? nullptr : &workspace_size, scenario.null_executor ? nullptr : &executor);
-    EXPECT_EQ(status, row.status) << row.name;
-    EXPECT_EQ(executor, sentinel) << row.name << ": *executor was written";
-    EXPECT_EQ(workspace_size, 777u) << row.name << ": *workspaceSize was written";
-    EXPECT_EQ(fixture.OutBlock(), out_before) << row.name << ": out's storage changed";
-    const char* message = aclGetRecentErrMsg();
-    ASSERT_NE(message, nullptr) << row.name;
-    for (const std::string& part : row.message_parts)
-        EXPECT_NE(std::string(message).find(part), std::string::npos)
-            << row.name << ": message \"" << message << "\" lacks \"" << part << "\"";
+    test_support::ExpectRejection({row.name, row.status, row.message_parts}, fixture, scenario.null_workspace_size,
+                                  scenario.null_executor, [&](uint64_t* workspace_size, aclOpExecutor** executor) {
+                                      return aclnnSoftMarginLossBackwardGetWorkspaceSize(
+                                          fixture.grad_, fixture.self_, fixture.target_, scenario.reduction,
+                                          fixture.out_, workspace_size, executor);
+                                  });
 }
 
-const std::vector<Row>& Rows() {
-    static const std::vector<Row> rows = {
+const std::vector<ScenarioRow>& Rows() {
+    static const std::vector<ScenarioRow> rows = {
         // 1. output pointers
         {"null workspaceSize", [](Scenario& s) { s.null_workspace_size = true; }, ACLNN_ERR_PARAM_NULLPTR,
          {"workspaceSize"}},
@@ -194,7 +137,7 @@ const std::vector<Row>& Rows() {
 }
 
 TEST(SoftMarginLossBackwardErrors, EveryCheckInOrder) {
-    for (const Row& row : Rows()) {
+    for (const ScenarioRow& row : Rows()) {
         SCOPED_TRACE(row.name);
         ExpectRejected(row);
     }

@@ -8,7 +8,7 @@
 
 #include "acl/acl.h"
 #include "random_cases.h"
-#include "soft_margin_loss_backward_harness.h"
+#include "operator_harness.h"
 
 namespace {
 

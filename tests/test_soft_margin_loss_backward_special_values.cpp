@@ -13,7 +13,7 @@
 #include "acl/acl.h"
 #include "random_cases.h"
 #include "reference.h"
-#include "soft_margin_loss_backward_harness.h"
+#include "operator_harness.h"
 
 namespace {
 

@@ -12,7 +12,7 @@
 #include "aclnnop/aclnn_soft_margin_loss_backward.h"
 #include "random_cases.h"
 #include "reference.h"
-#include "soft_margin_loss_backward_harness.h"
+#include "operator_harness.h"
 
 namespace {
 

@@ -1,5 +1,6 @@
 #include "reference.h"
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstring>
@@ -141,6 +142,19 @@ ReferenceValue SoftMarginLossGradReference(double x, double y, double g, double 
             result.absolute_slack = q_slack * std::fabs(gs);
         }
     }
+    return result;
+}
+
+ReferenceValue SoftMarginLossReference(double x, double y) {
+    const double t = RoundToType(x * y, ACL_FLOAT);
+    ReferenceValue result;
+    if (std::isnan(t)) {
+        result.value = t;
+        return result;
+    }
+    const double e = std::exp(-std::fabs(t));
+    result.value = std::max(0.0, -t) + std::log1p(e);
+    if (e < 0x1p-126) result.absolute_slack = 0x1p-148;
     return result;
 }
 

@@ -1,4 +1,4 @@
-// The tests' own float64 model of aclnnSoftMarginLossBackward and of the three element formats. It shares no
+// The tests' own float64 models of aclnnSoftMarginLossBackward, aclnnSoftMarginLoss and the three element formats. It shares no
 // code with the library: decoding uses ldexp on the bit fields, rounding uses nearbyint on a scaled value.
 #pragma once
 
@@ -35,6 +35,12 @@ struct ReferenceValue {
 // is rounded to fp32's subnormal spacing (or zero), as in the fp32 kernel, so inf/inf and 0*inf give NaN
 // exactly where the kernel's do.
 ReferenceValue SoftMarginLossGradReference(double x, double y, double g, double cof);
+
+// L = max(0, -t) + log(1 + exp(-|t|)) with t = x*y rounded to fp32 (as for the backward), everything after
+// the product in float64 (log1p for the logarithm). NaN when t is NaN; t = +inf gives 0, t = -inf +inf.
+// Where exp(-|t|) is below fp32's normal range the kernel keeps only its subnormal bits: two subnormal
+// spacings are granted as absolute slack there.
+ReferenceValue SoftMarginLossReference(double x, double y);
 
 // Checks an element of out against the reference: promote-type rounding, conversion to out's type, and the
 // tolerances of SPEC section 4 (FLOAT: 8 ulp; FLOAT16/BFLOAT16: 1 ulp of the promote type; plus one ulp of

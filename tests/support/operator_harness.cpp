@@ -1,0 +1,163 @@
+#include "operator_harness.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <sstream>
+
+#include "aclnnop/aclnn_soft_margin_loss.h"
+#include "aclnnop/aclnn_soft_margin_loss_backward.h"
+
+namespace test_support {
+namespace {
+
+// Allocates the workspace phase 1 asked for, runs phase 2, syncs the stream, frees the workspace.
+template <typename Phase2>
+aclnnStatus RunPhase2(uint64_t size, aclOpExecutor* executor, aclrtStream stream, Phase2 phase2) {
+    void* workspace = nullptr;
+    if (size > 0 && aclrtMalloc(&workspace, size, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) return -1;
+    const aclnnStatus status = phase2(workspace, size, executor, stream);
+    const aclError sync = aclrtSynchronizeStream(stream);
+    if (workspace != nullptr) aclrtFree(workspace);
+    return status != 0 ? status : sync;
+}
+
+std::vector<int64_t> BroadcastOf(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
+    const size_t rank = std::max(a.size(), b.size());
+    std::vector<int64_t> shape(rank);
+    for (size_t i = 0; i < rank; ++i) {
+        const int64_t da = i < a.size() ? a[a.size() - 1 - i] : 1;
+        const int64_t db = i < b.size() ? b[b.size() - 1 - i] : 1;
+        shape[rank - 1 - i] = da == 1 ? db : da;
+    }
+    return shape;
+}
+
+double ValueAt(const DeviceTensor& t, const std::vector<int64_t>& index) {
+    return t.HostValue(t.StorageIndex(BroadcastIndex(index, t.spec().dims)));
+}
+
+}  // namespace
+
+aclnnStatus RunSoftMarginLossBackward(const aclTensor* grad, const aclTensor* self, const aclTensor* target,
+                                      int64_t reduction, aclTensor* out, aclrtStream stream,
+                                      uint64_t* workspace_size) {
+    uint64_t size = 0;
+    aclOpExecutor* executor = nullptr;
+    const aclnnStatus status =
+        aclnnSoftMarginLossBackwardGetWorkspaceSize(grad, self, target, reduction, out, &size, &executor);
+    if (status != 0) return status;
+    if (workspace_size != nullptr) *workspace_size = size;
+    return RunPhase2(size, executor, stream, aclnnSoftMarginLossBackward);
+}
+
+aclnnStatus RunSoftMarginLoss(const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* out,
+                              aclrtStream stream, uint64_t* workspace_size) {
+    uint64_t size = 0;
+    aclOpExecutor* executor = nullptr;
+    const aclnnStatus status = aclnnSoftMarginLossGetWorkspaceSize(self, target, reduction, out, &size, &executor);
+    if (status != 0) return status;
+    if (workspace_size != nullptr) *workspace_size = size;
+    return RunPhase2(size, executor, stream, aclnnSoftMarginLoss);
+}
+
+std::string Describe(const TensorSpec& spec) {
+    std::ostringstream text;
+    text << "dims[";
+    for (size_t i = 0; i < spec.dims.size(); ++i) text << (i ? "," : "") << spec.dims[i];
+    text << "] strides[";
+    for (size_t i = 0; i < spec.strides.size(); ++i) text << (i ? "," : "") << spec.strides[i];
+    text << "] offset " << spec.offset << " type " << spec.type;
+    return text.str();
+}
+
+std::string VerifyElementwise(const std::vector<const DeviceTensor*>& inputs, const ElementReference& reference,
+                              const TensorSpec& given_out_spec, const std::vector<uint8_t>& out_storage,
+                              const std::vector<uint8_t>& out_before, int64_t* checked) {
+    TensorSpec out_spec = given_out_spec;
+    if (out_spec.strides.empty()) out_spec.strides = ContiguousStrides(out_spec.dims);
+    aclDataType promote = inputs[0]->spec().type;
+    for (const DeviceTensor* input : inputs) promote = PromoteTypes(promote, input->spec().type);
+    const int64_t out_size = ElementSize(out_spec.type);
+    std::vector<bool> in_view(out_storage.size() / out_size, false);
+    std::ostringstream failure;
+    int failures = 0;
+    int64_t count = 0;
+    std::vector<double> values(inputs.size());
+    ForEachIndex(out_spec.dims, [&](const std::vector<int64_t>& index) {
+        for (size_t k = 0; k < inputs.size(); ++k) values[k] = ValueAt(*inputs[k], index);
+        int64_t at = out_spec.offset;
+        for (size_t d = 0; d < index.size(); ++d) at += index[d] * out_spec.strides[d];
+        if (at < 0 || at >= static_cast<int64_t>(in_view.size())) {
+            if (failures++ < 5) failure << "out's view reaches storage element " << at << ", outside the storage\n";
+            return;
+        }
+        in_view[at] = true;
+        const double got = DecodeElement(out_storage.data() + at * out_size, out_spec.type);
+        double expected = 0;
+        const char* problem = CheckElement(reference(values), promote, out_spec.type, got, &expected);
+        ++count;
+        if (problem[0] != '\0' && failures++ < 5) {
+            failure << problem << " at index [";
+            for (size_t d = 0; d < index.size(); ++d) failure << (d ? "," : "") << index[d];
+            failure.precision(10);
+            failure << "]: inputs";
+            for (double v : values) failure << " " << v;
+            failure << " got " << got << " expected " << expected << "\n";
+        }
+    });
+    for (size_t e = 0; e < in_view.size(); ++e) {
+        if (in_view[e]) continue;
+        if (std::memcmp(out_storage.data() + e * out_size, out_before.data() + e * out_size, out_size) != 0 &&
+            failures++ < 10)
+            failure << "storage element " << e << " outside out's view changed\n";
+    }
+    if (checked != nullptr) *checked = count;
+    if (failures > 0) failure << failures << " problems in total\n";
+    return failure.str();
+}
+
+std::string VerifyAgainstReference(const Inputs& inputs, int64_t reduction, const TensorSpec& out_spec,
+                                   const std::vector<uint8_t>& out_storage, const std::vector<uint8_t>& out_before,
+                                   int64_t* checked) {
+    const int64_t n = NumElements(out_spec.dims);
+    const double cof = reduction == 1 && n > 0 ? 1.0 / static_cast<double>(n) : 1.0;
+    return VerifyElementwise(
+        {inputs.grad, inputs.self, inputs.target},
+        [cof](const std::vector<double>& v) { return SoftMarginLossGradReference(v[1], v[2], v[0], cof); },
+        out_spec, out_storage, out_before, checked);
+}
+
+std::string VerifyLossAgainstReference(const DeviceTensor& self, const DeviceTensor& target,
+                                       const TensorSpec& out_spec, const std::vector<uint8_t>& out_storage,
+                                       const std::vector<uint8_t>& out_before, int64_t* checked) {
+    return VerifyElementwise(
+        {&self, &target}, [](const std::vector<double>& v) { return SoftMarginLossReference(v[0], v[1]); },
+        out_spec, out_storage, out_before, checked);
+}
+
+std::vector<double> ReferenceLosses(const DeviceTensor& self, const DeviceTensor& target) {
+    std::vector<double> losses;
+    ForEachIndex(BroadcastOf(self.spec().dims, target.spec().dims), [&](const std::vector<int64_t>& index) {
+        losses.push_back(SoftMarginLossReference(ValueAt(self, index), ValueAt(target, index)).value);
+    });
+    return losses;
+}
+
+double AccurateSum(const std::vector<double>& values) {
+    double high = 0, low = 0;
+    for (double v : values) {
+        const double sum = high + v;
+        const double virtual_v = sum - high;
+        low += (high - (sum - virtual_v)) + (v - virtual_v);  // TwoSum's rounding error
+        high = sum;
+    }
+    return high + low;
+}
+
+double ReadScalar(const DeviceTensor& out) {
+    const std::vector<uint8_t> storage = out.Download();
+    return DecodeElement(storage.data() + out.spec().offset * ElementSize(out.spec().type), out.spec().type);
+}
+
+}  // namespace test_support

@@ -1,0 +1,61 @@
+// Runs the operators on DeviceTensors and checks results against the float64 references, element by element,
+// and that out's storage outside its view kept its bytes.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "aclnn/acl_meta.h"
+#include "device_tensor.h"
+#include "reference.h"
+
+namespace test_support {
+
+// Phase 1, workspace allocation, phase 2 on stream, stream sync. Return the first non-zero status.
+aclnnStatus RunSoftMarginLossBackward(const aclTensor* grad, const aclTensor* self, const aclTensor* target,
+                                      int64_t reduction, aclTensor* out, aclrtStream stream = nullptr,
+                                      uint64_t* workspace_size = nullptr);
+aclnnStatus RunSoftMarginLoss(const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* out,
+                              aclrtStream stream = nullptr, uint64_t* workspace_size = nullptr);
+
+// The reference of one element from the values of the inputs at its index (in the operator's input order).
+using ElementReference = std::function<ReferenceValue(const std::vector<double>& values)>;
+
+// Compares out's device storage with reference(inputs' host values at each index), rounded to the promote
+// type of the inputs and then to out's type (CheckElement's tolerances). out_spec/out_storage describe where
+// out's view lives; out_before holds the storage bytes before the run (everything outside the view must be
+// unchanged). Returns a failure description (empty on success) and counts checked elements.
+std::string VerifyElementwise(const std::vector<const DeviceTensor*>& inputs, const ElementReference& reference,
+                              const TensorSpec& out_spec, const std::vector<uint8_t>& out_storage,
+                              const std::vector<uint8_t>& out_before, int64_t* checked = nullptr);
+
+struct Inputs {
+    const DeviceTensor* grad;
+    const DeviceTensor* self;
+    const DeviceTensor* target;
+};
+
+// VerifyElementwise with aclnnSoftMarginLossBackward's reference (cof = 1/numel(out) for mean).
+std::string VerifyAgainstReference(const Inputs& inputs, int64_t reduction, const TensorSpec& out_spec,
+                                   const std::vector<uint8_t>& out_storage, const std::vector<uint8_t>& out_before,
+                                   int64_t* checked = nullptr);
+
+// VerifyElementwise with aclnnSoftMarginLoss's reference (reduction none).
+std::string VerifyLossAgainstReference(const DeviceTensor& self, const DeviceTensor& target,
+                                       const TensorSpec& out_spec, const std::vector<uint8_t>& out_storage,
+                                       const std::vector<uint8_t>& out_before, int64_t* checked = nullptr);
+
+// The float64 reference losses of every element of the broadcast shape of self and target, row-major.
+std::vector<double> ReferenceLosses(const DeviceTensor& self, const DeviceTensor& target);
+
+// Sum of values with double-double accumulation (TwoSum): exact to far below an fp32 ulp, in any order.
+double AccurateSum(const std::vector<double>& values);
+
+// out's single element (a 0-d tensor's), decoded.
+double ReadScalar(const DeviceTensor& out);
+
+std::string Describe(const TensorSpec& spec);
+
+}  // namespace test_support

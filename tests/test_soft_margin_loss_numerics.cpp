@@ -1,0 +1,308 @@
+// aclnnSoftMarginLoss against the float64 reference, on every SIMD target: all 27 dtype combinations of
+// (self, target, out) with random broadcasting and transposed, padded, stepped, offset and expanded views,
+// for reduction none (each element: FLOAT within 8 ulp, FLOAT16/BFLOAT16 within 1 ulp of the promote type)
+// and mean/sum (the sum of the references within 10 fp32 ulp -- each fp32 term is within 8 ulp and all are
+// non-negative -- plus the final narrowing); ranks 0 to 8; special values; empty inputs; and the reduction's
+// own contract: within 1 ulp of the exact sum of the kernel's fp32 terms, and the same bits for any layout
+// and any thread count.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+
+#include "acl/acl.h"
+#include "operator_harness.h"
+#include "random_cases.h"
+
+namespace {
+
+using namespace test_support;
+
+constexpr aclDataType kTypes[3] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+const Uniform kValues{8.0};
+
+// The 0-d result of a mean or sum against the reference sum of the float64 losses.
+std::string CheckReduction(const DeviceTensor& self, const DeviceTensor& target, int64_t reduction,
+                           const DeviceTensor& out) {
+    const std::vector<double> losses = ReferenceLosses(self, target);
+    double reference = AccurateSum(losses);
+    bool any_nan = false;
+    for (double loss : losses) any_nan = any_nan || std::isnan(loss);
+    if (reduction == 1) reference /= static_cast<double>(losses.size());
+    const aclDataType promote = PromoteTypes(self.spec().type, target.spec().type);
+    const aclDataType out_type = out.spec().type;
+    const double expected = RoundToType(RoundToType(RoundToType(reference, ACL_FLOAT), promote), out_type);
+    const double got = ReadScalar(out);
+    if (any_nan || std::isnan(reference)) return std::isnan(got) ? "" : "expected NaN, got " + std::to_string(got);
+    if (std::isinf(expected) || std::isinf(got)) return got == expected ? "" : "infinity mismatch";
+    double allowed = 10 * UlpOf(reference, ACL_FLOAT);
+    if (promote != ACL_FLOAT) allowed += UlpOf(reference, promote);
+    if (out_type != ACL_FLOAT) allowed += UlpOf(reference, out_type);
+    if (std::fabs(got - expected) <= allowed) return "";
+    char text[160];
+    std::snprintf(text, sizeof text, "got %.9g, expected %.9g (reference %.12g), allowed %.3g", got, expected,
+                  reference, allowed);
+    return text;
+}
+
+void RunRandomCase(std::mt19937_64& rng, const aclDataType types[3], int rank, int64_t reduction,
+                   int64_t* checked) {
+    const std::vector<int64_t> shape = RandomShape(rank, 600, rng);
+    const bool self_full = rng() % 2 == 0;
+    const std::vector<int64_t> self_dims = self_full ? shape : RandomBroadcastableTo(shape, rng);
+    const std::vector<int64_t> target_dims = self_full ? RandomBroadcastableTo(shape, rng) : shape;
+    LayoutOptions input_options;
+    input_options.allow_expand = true;
+    DeviceTensor self(RandomLayout(self_dims, types[0], rng, input_options), rng, kValues);
+    DeviceTensor target(RandomLayout(target_dims, types[1], rng, input_options), rng, kValues);
+    const std::vector<int64_t> out_dims = reduction == 0 ? shape : std::vector<int64_t>{};
+    DeviceTensor out(RandomLayout(out_dims, types[2], rng, LayoutOptions{}), rng, kValues, 3);
+    const std::vector<uint8_t> out_before = out.host();
+    const aclnnStatus status = RunSoftMarginLoss(self.tensor(), target.tensor(), reduction, out.tensor());
+    ASSERT_EQ(status, 0) << aclGetRecentErrMsg() << "\nout " << Describe(out.spec());
+    const std::string context = "self " + Describe(self.spec()) + "\ntarget " + Describe(target.spec()) + "\nout " +
+                                Describe(out.spec()) + "\nreduction " + std::to_string(reduction);
+    if (reduction == 0) {
+        int64_t count = 0;
+        const std::string failure =
+            VerifyLossAgainstReference(self, target, out.spec(), out.Download(), out_before, &count);
+        ASSERT_TRUE(failure.empty()) << failure << context;
+        *checked += count;
+        return;
+    }
+    const std::string failure = CheckReduction(self, target, reduction, out);
+    ASSERT_TRUE(failure.empty()) << failure << "\n" << context;
+    // Only out's element changed.
+    std::vector<uint8_t> after = out.Download();
+    const int64_t size = ElementSize(out.spec().type);
+    std::memcpy(after.data() + out.spec().offset * size, out_before.data() + out.spec().offset * size, size);
+    ASSERT_EQ(after, out_before) << "bytes beside the 0-d out changed\n" << context;
+    ++*checked;
+}
+
+class EveryDtypeCombination : public ::testing::TestWithParam<int> {};
+
+TEST_P(EveryDtypeCombination, MatchesFloat64Reference) {
+    const int combo = GetParam();
+    const aclDataType types[3] = {kTypes[combo % 3], kTypes[combo / 3 % 3], kTypes[combo / 9 % 3]};
+    std::mt19937_64 rng(2000 + combo);
+    int64_t checked = 0;
+    for (int64_t reduction : {0, 1, 2, 3, -4}) {
+        for (int repeat = 0; repeat < 4; ++repeat) {
+            RunRandomCase(rng, types, static_cast<int>(rng() % 5), reduction, &checked);
+            if (HasFatalFailure()) return;
+        }
+    }
+    EXPECT_GT(checked, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllCombinations, EveryDtypeCombination, ::testing::Range(0, 27));
+
+class EveryRank : public ::testing::TestWithParam<int> {};
+
+TEST_P(EveryRank, MatchesFloat64Reference) {
+    const int rank = GetParam();
+    std::mt19937_64 rng(300 + rank);
+    int64_t checked = 0;
+    for (int repeat = 0; repeat < 9; ++repeat) {
+        const aclDataType types[3] = {kTypes[rng() % 3], kTypes[rng() % 3], kTypes[rng() % 3]};
+        RunRandomCase(rng, types, rank, static_cast<int64_t>(repeat % 3), &checked);
+        if (HasFatalFailure()) return;
+    }
+    EXPECT_GT(checked, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(RanksZeroToEight, EveryRank, ::testing::Range(0, 9));
+
+// Products across the whole range: zeros, subnormals, the exp underflow region (|t| ~ 87-104), huge and
+// infinite products, NaN; the inputs' dtypes keep what they can represent.
+TEST(SpecialValues, ElementwiseMatchesReference) {
+    const double specials[] = {0.0, -0.0, 1e-40, -1e-45, 1e-3, 1.0, -1.0, 9.0, 9.5, 10.0, 13.0, -13.0, 88.0,
+                               95.0, 104.0, 1e4, -1e4, 3e38, -3e38, INFINITY, -INFINITY, NAN};
+    const int count = sizeof specials / sizeof specials[0];
+    for (aclDataType type : kTypes) {
+        std::mt19937_64 rng(9);
+        DeviceTensor self(Dense({count, 1}, type), rng, kValues);
+        DeviceTensor target(Dense({count}, type), rng, kValues);
+        for (int i = 0; i < count; ++i) {
+            self.SetStorage(i, specials[i]);
+            target.SetStorage(i, i % 2 == 0 ? specials[i] : -specials[count - 1 - i]);
+        }
+        self.Upload();
+        target.Upload();
+        for (aclDataType out_type : kTypes) {
+            DeviceTensor out(Dense({count, count}, out_type), rng, kValues);
+            ASSERT_EQ(RunSoftMarginLoss(self.tensor(), target.tensor(), 0, out.tensor()), 0);
+            const std::string failure =
+                VerifyLossAgainstReference(self, target, out.spec(), out.Download(), out.host());
+            EXPECT_TRUE(failure.empty()) << failure << "type " << type << " out " << out_type;
+            DeviceTensor sum(Dense({}, out_type), rng, kValues);
+            ASSERT_EQ(RunSoftMarginLoss(self.tensor(), target.tensor(), 2, sum.tensor()), 0);
+            EXPECT_TRUE(std::isnan(ReadScalar(sum))) << "a NaN term makes the sum NaN";
+        }
+    }
+}
+
+// Inputs with infinity but no NaN: the sum is +inf where some t is -inf, and finite otherwise.
+TEST(SpecialValues, InfiniteTermsGiveAnInfiniteSum) {
+    std::mt19937_64 rng(3);
+    DeviceTensor self(Dense({3}, ACL_FLOAT), rng, kValues);
+    DeviceTensor target(Dense({3}, ACL_FLOAT), rng, kValues);
+    DeviceTensor out(Dense({}, ACL_FLOAT), rng, kValues);
+    const double x[3] = {INFINITY, 2.0, 1.0}, y[3] = {1.0, 1.0, -1.0};
+    for (int i = 0; i < 3; ++i) {
+        self.SetStorage(i, x[i]);
+        target.SetStorage(i, y[i]);
+    }
+    self.Upload();
+    target.Upload();
+    ASSERT_EQ(RunSoftMarginLoss(self.tensor(), target.tensor(), 1, out.tensor()), 0);
+    EXPECT_TRUE(std::isfinite(ReadScalar(out))) << "t = +inf contributes 0";
+    target.SetStorage(0, -1.0);
+    target.Upload();
+    ASSERT_EQ(RunSoftMarginLoss(self.tensor(), target.tensor(), 2, out.tensor()), 0);
+    EXPECT_EQ(ReadScalar(out), INFINITY) << "t = -inf contributes +inf";
+}
+
+// CANN: an empty self or target writes nothing for none, NaN for mean and 0 for sum.
+TEST(EmptyInputs, NoneWritesNothingMeanNanSumZero) {
+    std::mt19937_64 rng(4);
+    for (const auto& dims : {std::pair<std::vector<int64_t>, std::vector<int64_t>>{{0, 3}, {3}},
+                             {{2, 1}, {0}}, {{0}, {}}}) {
+        DeviceTensor self(Dense(dims.first, ACL_FLOAT16), rng, kValues);
+        DeviceTensor target(Dense(dims.second, ACL_FLOAT), rng, kValues);
+        const std::vector<int64_t> shape = dims.first.size() >= dims.second.size() && dims.first != std::vector<int64_t>{2, 1}
+                                               ? dims.first : std::vector<int64_t>{2, 0};
+        DeviceTensor none(Dense(shape, ACL_FLOAT), rng, kValues, 4);
+        const std::vector<uint8_t> before = none.host();
+        uint64_t workspace_size = 9;
+        ASSERT_EQ(RunSoftMarginLoss(self.tensor(), target.tensor(), 0, none.tensor(), nullptr, &workspace_size), 0)
+            << aclGetRecentErrMsg();
+        EXPECT_EQ(workspace_size, 0u);
+        EXPECT_EQ(none.Download(), before) << "none wrote into an empty out's storage";
+        for (int64_t reduction : {1, 2, 3}) {
+            DeviceTensor out(Dense({}, ACL_BF16), rng, kValues);
+            ASSERT_EQ(RunSoftMarginLoss(self.tensor(), target.tensor(), reduction, out.tensor()), 0);
+            if (reduction == 1) {
+                EXPECT_TRUE(std::isnan(ReadScalar(out)));
+            } else {
+                EXPECT_EQ(ReadScalar(out), 0.0) << "reduction " << reduction;
+                EXPECT_FALSE(std::signbit(ReadScalar(out)));
+            }
+        }
+    }
+}
+
+// The sum is within 1 ulp of the exact sum of the kernel's own fp32 terms (read back through reduction none
+// with a FLOAT out), for sizes around the 16-lane groups and the 16K-element chunks and beyond, with terms of
+// similar size and of widely different size; mean is that sum times 1/(float)N in fp32, exactly.
+TEST(Reduction, WithinOneUlpOfTheExactSumOfTheTerms) {
+    std::mt19937_64 rng(11);
+    for (int64_t n : {int64_t{1}, int64_t{15}, int64_t{16}, int64_t{17}, int64_t{1000}, int64_t{16384},
+                      int64_t{16385}, int64_t{100003}, int64_t{1} << 21}) {
+        for (double scale : {8.0, 60.0}) {
+            const Uniform values{scale};
+            DeviceTensor self(Dense({n}, ACL_FLOAT), rng, values);
+            DeviceTensor target(Dense({n}, ACL_FLOAT), rng, values);
+            DeviceTensor terms(Dense({n}, ACL_FLOAT), rng, values);
+            ASSERT_EQ(RunSoftMarginLoss(self.tensor(), target.tensor(), 0, terms.tensor()), 0);
+            const std::vector<uint8_t> bytes = terms.Download();
+            std::vector<double> term_values(n);
+            for (int64_t i = 0; i < n; ++i) term_values[i] = DecodeElement(bytes.data() + 4 * i, ACL_FLOAT);
+            const double exact = AccurateSum(term_values);
+            DeviceTensor sum(Dense({}, ACL_FLOAT), rng, values);
+            DeviceTensor mean(Dense({}, ACL_FLOAT), rng, values);
+            ASSERT_EQ(RunSoftMarginLoss(self.tensor(), target.tensor(), 2, sum.tensor()), 0);
+            ASSERT_EQ(RunSoftMarginLoss(self.tensor(), target.tensor(), 1, mean.tensor()), 0);
+            const float got = static_cast<float>(ReadScalar(sum));
+            EXPECT_LE(std::fabs(got - exact), UlpOf(exact, ACL_FLOAT)) << "n " << n << " scale " << scale;
+            EXPECT_EQ(static_cast<float>(ReadScalar(mean)), got * (1.0f / static_cast<float>(n))) << "n " << n;
+        }
+    }
+}
+
+// The same values in other layouts (transposed storage, an expanded target, a materialised target, an
+// offset) and on 1, 2 or 3 threads give the same bits: none elementwise, and mean/sum in every dtype.
+TEST(Reduction, SameBitsForEveryLayoutAndThreadCount) {
+    const int64_t rows = 96, columns = 1201;  // 115K elements: several threads, several chunks
+    std::mt19937_64 rng(12);
+    std::vector<double> x(rows * columns), y(columns);
+    for (double& v : x) v = kValues(rng);
+    for (double& v : y) v = kValues(rng);
+    for (aclDataType type : kTypes) {
+        // Layout A: contiguous self, target [columns] broadcast over rows.
+        DeviceTensor self_a(Dense({rows, columns}, type), rng, kValues);
+        DeviceTensor target_a(Dense({columns}, type), rng, kValues);
+        // Layout B: self stored transposed (and offset), target materialised as [rows, columns].
+        TensorSpec transposed = Dense({rows, columns}, type);
+        transposed.strides = {1, rows};
+        transposed.offset = 3;
+        DeviceTensor self_b(transposed, rng, kValues);
+        DeviceTensor target_b(Dense({rows, columns}, type), rng, kValues);
+        for (int64_t r = 0; r < rows; ++r) {
+            for (int64_t c = 0; c < columns; ++c) {
+                self_a.SetStorage(r * columns + c, x[r * columns + c]);
+                self_b.SetStorage(3 + c * rows + r, x[r * columns + c]);
+                target_b.SetStorage(r * columns + c, y[c]);
+            }
+        }
+        for (int64_t c = 0; c < columns; ++c) target_a.SetStorage(c, y[c]);
+        for (DeviceTensor* t : {&self_a, &target_a, &self_b, &target_b}) t->Upload();
+
+        std::vector<uint8_t> reference_none;
+        double reference_results[2] = {0, 0};
+        bool first = true;
+        for (const char* threads : {"1", "2", "3"}) {
+            setenv("ACLNN_CPU_NUM_THREADS", threads, 1);
+            for (int layout = 0; layout < 2; ++layout) {
+                const DeviceTensor& self = layout == 0 ? self_a : self_b;
+                const DeviceTensor& target = layout == 0 ? target_a : target_b;
+                DeviceTensor none(Dense({rows, columns}, type), rng, kValues);
+                ASSERT_EQ(RunSoftMarginLoss(self.tensor(), target.tensor(), 0, none.tensor()), 0);
+                double results[2];
+                for (int64_t reduction : {1, 2}) {
+                    DeviceTensor out(Dense({}, type), rng, kValues);
+                    ASSERT_EQ(RunSoftMarginLoss(self.tensor(), target.tensor(), reduction, out.tensor()), 0);
+                    results[reduction - 1] = ReadScalar(out);
+                }
+                if (first) {
+                    reference_none = none.Download();
+                    reference_results[0] = results[0];
+                    reference_results[1] = results[1];
+                    first = false;
+                    continue;
+                }
+                EXPECT_EQ(none.Download(), reference_none) << "threads " << threads << " layout " << layout;
+                EXPECT_EQ(results[0], reference_results[0]) << "mean, threads " << threads << " layout " << layout;
+                EXPECT_EQ(results[1], reference_results[1]) << "sum, threads " << threads << " layout " << layout;
+            }
+        }
+        unsetenv("ACLNN_CPU_NUM_THREADS");
+        EXPECT_GT(reference_results[1], 0.0);  // a real sum (FLOAT16 overflows to +inf here)
+    }
+}
+
+// A tensor split across threads (several grains and chunks), against the reference.
+TEST(LargeTensor, ThreadedRunsMatchReference) {
+    std::mt19937_64 rng(13);
+    DeviceTensor self(Dense({257, 1031}, ACL_BF16), rng, kValues);
+    DeviceTensor target(Dense({257, 1}, ACL_FLOAT), rng, kValues);
+    DeviceTensor out(Dense({257, 1031}, ACL_FLOAT16), rng, kValues);
+    ASSERT_EQ(RunSoftMarginLoss(self.tensor(), target.tensor(), 0, out.tensor()), 0);
+    int64_t checked = 0;
+    const std::string failure =
+        VerifyLossAgainstReference(self, target, out.spec(), out.Download(), out.host(), &checked);
+    EXPECT_TRUE(failure.empty()) << failure;
+    EXPECT_EQ(checked, 257 * 1031);
+    for (int64_t reduction : {1, 2}) {
+        DeviceTensor scalar(Dense({}, ACL_FLOAT), rng, kValues);
+        ASSERT_EQ(RunSoftMarginLoss(self.tensor(), target.tensor(), reduction, scalar.tensor()), 0);
+        const std::string problem = CheckReduction(self, target, reduction, scalar);
+        EXPECT_TRUE(problem.empty()) << problem << " reduction " << reduction;
+    }
+}
+
+}  // namespace
