@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The heavier suites (docs/reliability.md): the whole test suite, both examples and a short stress run under
+# The heavier suites (docs/reliability.md): the whole test suite, the examples and a short stress run under
 # AddressSanitizer + UndefinedBehaviorSanitizer and under ThreadSanitizer; a longer stress run under
 # ThreadSanitizer; the libFuzzer harness for a bounded time; valgrind memcheck on the examples (where this
 # CPU lets valgrind run a program linked to Highway: scripts/valgrind_probe.sh).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the build into a fresh CANN-like prefix, then builds and runs both examples exactly as CANN's
+# Installs the build into a fresh CANN-like prefix, then builds and runs the examples exactly as CANN's
 # documentation builds its samples (source set_env.sh; cmake -DCMAKE_SKIP_RPATH=TRUE; make; ./bin/opapi_test),
 # and checks what they print.
 # Usage: run_examples.sh <build dir> <examples dir> <work dir>
@@ -51,6 +51,15 @@ echo "$output"
 expected=$'result[0] is: -0.000000\nresult[1] is: -0.067235\nresult[2] is: -0.059601\nresult[3] is: -0.035569'
 if [[ "$output" != "$expected" ]]; then
     echo "soft_margin_loss_backward: unexpected output; expected:"
+    echo "$expected"
+    exit 1
+fi
+
+output=$(run_example soft_margin_loss)
+echo "$output"
+expected=$'loss is: 1.295481\ngradient[0] is: -0.125000\ngradient[1] is: 0.182765\ngradient[2] is: -0.029801\ngradient[3] is: 0.238144'
+if [[ "$output" != "$expected" ]]; then
+    echo "soft_margin_loss: unexpected output; expected:"
     echo "$expected"
     exit 1
 fi

@@ -1,4 +1,5 @@
-// libFuzzer harness for aclnnSoftMarginLossBackward. Random bytes become four tensor descriptions (null
+// libFuzzer harness for aclnnSoftMarginLossBackward and aclnnSoftMarginLoss (a byte picks which; the forward
+// takes tensors 1-3 as self, target and out). Random bytes become four tensor descriptions (null
 // tensors; ranks 0-10; dims including 0, negatives and values near 2^63; strides including 0, negative and
 // huge; offsets; dtypes including numbers that are no dtype; data in a live block, in host memory, null, in
 // a block too small, or inside another tensor's block so that out overlaps an input), a reduction (including
@@ -23,6 +24,7 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "aclnnop/aclnn_soft_margin_loss.h"
 #include "aclnnop/aclnn_soft_margin_loss_backward.h"
 #include "reference.h"
 
@@ -196,29 +198,34 @@ bool Broadcast(const std::vector<int64_t>& a, const std::vector<int64_t>& b, std
     return true;
 }
 
-// Checks a successful call's result element by element and every byte outside out's view.
-void VerifySuccess(const Fixture& f, int64_t reduction) {
+// Checks a successful call's result element by element (a forward mean or sum: the one value against the
+// reference sum) and every byte outside out's view.
+void VerifySuccess(const Fixture& f, bool forward, int64_t reduction) {
+    const int first_input = forward ? 1 : 0;
+    const bool summed = forward && reduction != 0;
     std::vector<int64_t> shape, s1;
-    if (!Broadcast(f.descriptions[0].dims, f.descriptions[1].dims, &s1) ||
+    if (!Broadcast(f.descriptions[first_input].dims, f.descriptions[1].dims, &s1) ||
         !Broadcast(s1, f.descriptions[2].dims, &shape))
         Fail("phase 1 accepted shapes that do not broadcast");
     int64_t n = 1;
     for (int64_t d : shape) n *= d;
-    void* addresses[4];
-    for (int k = 0; k < 4; ++k) aclGetRawTensorAddr(f.tensors[k], &addresses[k]);
-    const aclDataType promote = test_support::PromoteTypes(
-        static_cast<aclDataType>(f.descriptions[0].dtype),
-        test_support::PromoteTypes(static_cast<aclDataType>(f.descriptions[1].dtype),
-                                   static_cast<aclDataType>(f.descriptions[2].dtype)));
+    void* addresses[4] = {};
+    for (int k = first_input; k < 4; ++k) aclGetRawTensorAddr(f.tensors[k], &addresses[k]);
+    aclDataType promote = test_support::PromoteTypes(static_cast<aclDataType>(f.descriptions[1].dtype),
+                                                     static_cast<aclDataType>(f.descriptions[2].dtype));
+    if (!forward) promote = test_support::PromoteTypes(static_cast<aclDataType>(f.descriptions[0].dtype), promote);
     const double cof = reduction == 1 && n > 0 ? 1.0 / static_cast<double>(n) : 1.0;
     std::map<const char*, bool> out_bytes;  // every byte of out's view
     std::vector<int64_t> strides[4];
     for (int k = 0; k < 4; ++k) strides[k] = EffectiveStrides(f.descriptions[k]);
+    const TensorDescription& o = f.descriptions[3];
+    const aclDataType out_type = static_cast<aclDataType>(o.dtype);
+    double sum_high = 0, sum_low = 0;  // the forward's reference sum, double-double
     std::vector<int64_t> index(shape.size(), 0);
     for (int64_t linear = 0; linear < n; ++linear) {
-        double values[3];
-        uint32_t raw[3];
-        for (int k = 0; k < 3; ++k) {
+        double values[3] = {1.0, 0.0, 0.0};
+        uint32_t raw[3] = {0, 0, 0};
+        for (int k = first_input; k < 3; ++k) {
             const TensorDescription& t = f.descriptions[k];
             int64_t at = t.offset;
             const size_t lead = shape.size() - t.dims.size();
@@ -228,28 +235,52 @@ void VerifySuccess(const Fixture& f, int64_t reduction) {
             if (region == nullptr) Fail("an input element lies outside every region");
             values[k] = test_support::DecodeElement(region->before.data() + (address - region->base),
                                                     static_cast<aclDataType>(t.dtype));
-            raw[k] = 0;
             std::memcpy(&raw[k], region->before.data() + (address - region->base), ElementBytes(t.dtype));
         }
-        const TensorDescription& o = f.descriptions[3];
+        auto advance = [&] {
+            for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
+                if (++index[d] < shape[d]) break;
+                index[d] = 0;
+            }
+        };
+        if (summed) {
+            const double v = test_support::SoftMarginLossReference(values[1], values[2]).value;
+            const double total = sum_high + v, virtual_v = total - sum_high;
+            sum_low += (sum_high - (total - virtual_v)) + (v - virtual_v);
+            sum_high = total;
+            advance();
+            continue;
+        }
         int64_t at = o.offset;
         for (size_t d = 0; d < o.dims.size(); ++d) at += index[d] * strides[3][d];
+        advance();
         const char* address = static_cast<const char*>(addresses[3]) + at * ElementBytes(o.dtype);
         for (int64_t b = 0; b < ElementBytes(o.dtype); ++b) out_bytes[address + b] = true;
-        const double got = test_support::DecodeElement(address, static_cast<aclDataType>(o.dtype));
+        const double got = test_support::DecodeElement(address, out_type);
         double expected = 0;
         const char* problem = test_support::CheckElement(
-            test_support::SoftMarginLossGradReference(values[1], values[2], values[0], cof), promote,
-            static_cast<aclDataType>(o.dtype), got, &expected);
+            forward ? test_support::SoftMarginLossReference(values[1], values[2])
+                    : test_support::SoftMarginLossGradReference(values[1], values[2], values[0], cof),
+            promote, out_type, got, &expected);
         if (problem[0] != '\0') {
             std::fprintf(stderr, "element %lld of %lld: x=%g y=%g g=%g (bits %x %x %x) got %g expected %g (%s)\n",
                          static_cast<long long>(linear), static_cast<long long>(n), values[1], values[2], values[0],
                          raw[1], raw[2], raw[0], got, expected, problem);
             Fail("result differs from the float64 reference");
         }
-        for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
-            if (++index[d] < shape[d]) break;
-            index[d] = 0;
+    }
+    if (summed) {
+        const char* address = static_cast<const char*>(addresses[3]) + o.offset * ElementBytes(o.dtype);
+        for (int64_t b = 0; b < ElementBytes(o.dtype); ++b) out_bytes[address + b] = true;
+        double reference = std::isfinite(sum_high) ? sum_high + sum_low : sum_high;
+        if (reduction == 1) reference /= static_cast<double>(n);  // n = 0: 0/0, NaN, as CANN's mean of nothing
+        const double got = test_support::DecodeElement(address, out_type);
+        double expected = 0;
+        const char* problem = test_support::CheckReducedLoss(reference, promote, out_type, got, &expected);
+        if (problem[0] != '\0') {
+            std::fprintf(stderr, "reduction %lld over %lld elements: got %g expected %g (%s)\n",
+                         static_cast<long long>(reduction), static_cast<long long>(n), got, expected, problem);
+            Fail("reduced loss differs from the float64 reference");
         }
     }
     for (const auto& r : f.regions) {
@@ -268,6 +299,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const int reduction_choice = in.ConsumeIntegralInRange<int>(0, 7);
     const int64_t reduction = reduction_choice < 6 ? reduction_choice % 3 : in.ConsumeIntegral<int64_t>();
     std::mt19937_64 rng(in.ConsumeIntegral<uint64_t>());
+    const bool forward = in.ConsumeBool();  // read last: older corpus entries still decode as the backward
 
     for (int k = 0; k < 4; ++k) {
         const TensorDescription& t = f.descriptions[k];
@@ -315,13 +347,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                              static_cast<long long>(t.contiguous ? -1 : t.strides[d]));
             std::fprintf(stderr, "\n");
         }
-        std::fprintf(stderr, "reduction %lld\n", static_cast<long long>(reduction));
+        std::fprintf(stderr, "%s, reduction %lld\n", forward ? "aclnnSoftMarginLoss" : "aclnnSoftMarginLossBackward",
+                     static_cast<long long>(reduction));
     }
     uint64_t workspace_size = 12345;
     aclOpExecutor* const sentinel = reinterpret_cast<aclOpExecutor*>(0x5a5a);
     aclOpExecutor* executor = sentinel;
-    const aclnnStatus status = aclnnSoftMarginLossBackwardGetWorkspaceSize(
-        f.tensors[0], f.tensors[1], f.tensors[2], reduction, f.tensors[3], &workspace_size, &executor);
+    const aclnnStatus status =
+        forward ? aclnnSoftMarginLossGetWorkspaceSize(f.tensors[1], f.tensors[2], reduction, f.tensors[3],
+                                                      &workspace_size, &executor)
+                : aclnnSoftMarginLossBackwardGetWorkspaceSize(f.tensors[0], f.tensors[1], f.tensors[2], reduction,
+                                                              f.tensors[3], &workspace_size, &executor);
     if (status != 0) {
         if (status != 161001 && status != 161002) Fail("undocumented status from phase 1");
         if (executor != sentinel || workspace_size != 12345) Fail("a failed phase 1 wrote its outputs");
@@ -333,9 +369,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     void* workspace = nullptr;
     if (workspace_size > 0 && aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_NORMAL_ONLY) != ACL_SUCCESS)
         Fail("cannot allocate the workspace");
-    if (aclnnSoftMarginLossBackward(workspace, workspace_size, executor, nullptr) != 0) Fail("phase 2 failed");
+    const aclnnStatus run = forward ? aclnnSoftMarginLoss(workspace, workspace_size, executor, nullptr)
+                                    : aclnnSoftMarginLossBackward(workspace, workspace_size, executor, nullptr);
+    if (run != 0) Fail("phase 2 failed");
     if (aclrtSynchronizeStream(nullptr) != ACL_SUCCESS) Fail("the stream reported a failure");
     if (workspace != nullptr) aclrtFree(workspace);
-    VerifySuccess(f, reduction);
+    VerifySuccess(f, forward, reduction);
     return 0;
 }

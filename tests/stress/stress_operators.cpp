@@ -1,6 +1,7 @@
 // Stress program: many threads, each driving several streams (and the default stream), enqueue async copies,
-// memsets and operator calls of random sizes and dtypes with random synchronisation points, and verify every
-// result against the float64 reference (all elements of small results, a sample of large ones). Then it
+// memsets and calls of both operators (aclnnSoftMarginLossBackward and aclnnSoftMarginLoss, every reduction)
+// of random sizes and dtypes with random synchronisation points, and verify every result against the float64
+// reference (all elements of small results, a sample of large ones). Then it
 // destroys streams and calls aclFinalize with work still queued, and checks that the queued work completed.
 // Prints what it did and the peak resident set size. Exit status 0 only when every check passed.
 //
@@ -20,6 +21,7 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "aclnnop/aclnn_soft_margin_loss.h"
 #include "aclnnop/aclnn_soft_margin_loss_backward.h"
 #include "reference.h"
 
@@ -37,12 +39,14 @@ const aclDataType kTypes[3] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 
 int64_t Size(aclDataType type) { return type == ACL_FLOAT ? 4 : 2; }
 
-// One operator call's buffers: host sources and results, device blocks, tensors. Everything it touches stays
-// alive until the job has been verified, after a sync of its stream.
+// One operator call's buffers: host sources and results, device blocks, tensors (gradOutput, self, target,
+// out; the forward has no gradOutput). Everything it touches stays alive until the job has been verified,
+// after a sync of its stream.
 struct Job {
     int64_t rows = 0, columns = 0;
     aclDataType types[4];
     int64_t reduction = 0;
+    bool forward = false;  // aclnnSoftMarginLoss; otherwise aclnnSoftMarginLossBackward
     bool scalar_grad = false;
     std::vector<char> host_in[3];
     std::vector<char> host_out;
@@ -56,7 +60,8 @@ struct Job {
             if (d != nullptr) aclrtFree(d);
     }
 
-    int64_t Elements(int k) const { return k == 0 && scalar_grad ? 1 : rows * columns; }
+    bool Scalar(int k) const { return k == 0 ? scalar_grad : k == 3 && forward && reduction != 0; }
+    int64_t Elements(int k) const { return Scalar(k) ? 1 : rows * columns; }
 };
 
 // Prepares a job and enqueues: H2D copies of the inputs, a memset of out, the operator, a D2H copy of out.
@@ -68,17 +73,18 @@ std::unique_ptr<Job> Launch(std::mt19937_64& rng, aclrtStream stream) {
     job->columns = std::max<int64_t>(1, std::min<int64_t>(n, 1 + static_cast<int64_t>(rng() % 300)));
     job->rows = std::max<int64_t>(1, n / job->columns);
     for (auto& t : job->types) t = kTypes[rng() % 3];
-    job->reduction = static_cast<int64_t>(rng() % 3);
-    job->scalar_grad = rng() % 4 == 0;
+    job->forward = rng() % 2 == 0;
+    job->reduction = static_cast<int64_t>(rng() % (job->forward ? 4 : 3));  // the forward's 3 is a sum
+    job->scalar_grad = !job->forward && rng() % 4 == 0;
     std::uniform_real_distribution<double> values(-8.0, 8.0);
-    for (int k = 0; k < 4; ++k) {
+    for (int k = job->forward ? 1 : 0; k < 4; ++k) {
         const int64_t bytes = job->Elements(k) * Size(job->types[k]);
         if (aclrtMalloc(&job->device[k], static_cast<size_t>(bytes), ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) {
             Failure("aclrtMalloc failed");
             return nullptr;
         }
-        std::vector<int64_t> dims = k == 0 && job->scalar_grad ? std::vector<int64_t>{}
-                                                               : std::vector<int64_t>{job->rows, job->columns};
+        std::vector<int64_t> dims = job->Scalar(k) ? std::vector<int64_t>{}
+                                                   : std::vector<int64_t>{job->rows, job->columns};
         job->tensors[k] = aclCreateTensor(dims.data(), dims.size(), job->types[k], nullptr, 0, ACL_FORMAT_ND,
                                           dims.data(), dims.size(), job->device[k]);
         if (k == 3) {
@@ -99,10 +105,16 @@ std::unique_ptr<Job> Launch(std::mt19937_64& rng, aclrtStream stream) {
         Failure("aclrtMemsetAsync failed");
     uint64_t workspace_size = 0;
     aclOpExecutor* executor = nullptr;
-    if (aclnnSoftMarginLossBackwardGetWorkspaceSize(job->tensors[0], job->tensors[1], job->tensors[2],
-                                                    job->reduction, job->tensors[3], &workspace_size,
-                                                    &executor) != 0 ||
-        workspace_size != 0 || aclnnSoftMarginLossBackward(nullptr, 0, executor, stream) != 0) {
+    const bool called =
+        job->forward
+            ? aclnnSoftMarginLossGetWorkspaceSize(job->tensors[1], job->tensors[2], job->reduction, job->tensors[3],
+                                                  &workspace_size, &executor) == 0 &&
+                  workspace_size == 0 && aclnnSoftMarginLoss(nullptr, 0, executor, stream) == 0
+            : aclnnSoftMarginLossBackwardGetWorkspaceSize(job->tensors[0], job->tensors[1], job->tensors[2],
+                                                          job->reduction, job->tensors[3], &workspace_size,
+                                                          &executor) == 0 &&
+                  workspace_size == 0 && aclnnSoftMarginLossBackward(nullptr, 0, executor, stream) == 0;
+    if (!called) {
         Failure("operator call failed");
         return nullptr;
     }
@@ -113,24 +125,54 @@ std::unique_ptr<Job> Launch(std::mt19937_64& rng, aclrtStream stream) {
     return job;
 }
 
+double InputValue(const Job& job, int k, int64_t i) {
+    const int64_t at = job.Scalar(k) ? 0 : i;
+    return test_support::DecodeElement(job.host_in[k].data() + at * Size(job.types[k]), job.types[k]);
+}
+
+// A forward mean or sum against the reference sum of every element's loss.
+void VerifyReducedLoss(const Job& job) {
+    const int64_t n = job.rows * job.columns;
+    double high = 0, low = 0;  // double-double accumulation (the terms are finite here)
+    for (int64_t i = 0; i < n; ++i) {
+        const double v = test_support::SoftMarginLossReference(InputValue(job, 1, i), InputValue(job, 2, i)).value;
+        const double sum = high + v, virtual_v = sum - high;
+        low += (high - (sum - virtual_v)) + (v - virtual_v);
+        high = sum;
+    }
+    double reference = high + low;
+    if (job.reduction == 1) reference /= static_cast<double>(n);
+    const double got = test_support::DecodeElement(job.host_out.data(), job.types[3]);
+    double expected = 0;
+    const char* problem = test_support::CheckReducedLoss(
+        reference, test_support::PromoteTypes(job.types[1], job.types[2]), job.types[3], got, &expected);
+    if (problem[0] != '\0') {
+        Failure("a reduced loss differs from the float64 reference");
+        return;
+    }
+    g_checked_elements.fetch_add(1);
+}
+
 // Checks a finished job's result (every element up to 4096, else 4096 random ones).
 void Verify(const Job& job, std::mt19937_64& rng) {
+    if (job.forward && job.reduction != 0) {
+        VerifyReducedLoss(job);
+        return;
+    }
     const int64_t n = job.rows * job.columns;
     const double cof = job.reduction == 1 ? 1.0 / static_cast<double>(n) : 1.0;
-    const aclDataType promote =
-        test_support::PromoteTypes(job.types[0], test_support::PromoteTypes(job.types[1], job.types[2]));
+    aclDataType promote = test_support::PromoteTypes(job.types[1], job.types[2]);
+    if (!job.forward) promote = test_support::PromoteTypes(job.types[0], promote);
     const int64_t checks = std::min<int64_t>(n, 4096);
     for (int64_t c = 0; c < checks; ++c) {
         const int64_t i = n <= 4096 ? c : static_cast<int64_t>(rng() % static_cast<uint64_t>(n));
-        auto value = [&](int k) {
-            const int64_t at = k == 0 && job.scalar_grad ? 0 : i;
-            return test_support::DecodeElement(job.host_in[k].data() + at * Size(job.types[k]), job.types[k]);
-        };
+        auto value = [&](int k) { return InputValue(job, k, i); };
         const double got = test_support::DecodeElement(job.host_out.data() + i * Size(job.types[3]), job.types[3]);
         double expected = 0;
-        const char* problem = test_support::CheckElement(
-            test_support::SoftMarginLossGradReference(value(1), value(2), value(0), cof), promote, job.types[3], got,
-            &expected);
+        const test_support::ReferenceValue reference =
+            job.forward ? test_support::SoftMarginLossReference(value(1), value(2))
+                        : test_support::SoftMarginLossGradReference(value(1), value(2), value(0), cof);
+        const char* problem = test_support::CheckElement(reference, promote, job.types[3], got, &expected);
         if (problem[0] != '\0') {
             Failure("a result differs from the float64 reference");
             return;

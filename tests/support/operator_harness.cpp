@@ -152,7 +152,8 @@ double AccurateSum(const std::vector<double>& values) {
         low += (high - (sum - virtual_v)) + (v - virtual_v);  // TwoSum's rounding error
         high = sum;
     }
-    return high + low;
+    // An infinite or NaN term makes the error terms NaN; the plain sum is then the answer.
+    return std::isfinite(high) ? high + low : high;
 }
 
 double ReadScalar(const DeviceTensor& out) {

@@ -192,4 +192,17 @@ const char* CheckElement(const ReferenceValue& reference, aclDataType promote, a
     return "";
 }
 
+const char* CheckReducedLoss(double reference, aclDataType promote, aclDataType out_type, double got,
+                             double* expected_out) {
+    const double expected = RoundToType(RoundToType(RoundToType(reference, ACL_FLOAT), promote), out_type);
+    *expected_out = expected;
+    if (std::isnan(reference)) return std::isnan(got) ? "" : "expected NaN";
+    if (std::isnan(got)) return "got NaN where a number was expected";
+    if (std::isinf(expected) || std::isinf(got)) return got == expected ? "" : "infinity mismatch";
+    double allowed = 10 * UlpOf(reference, ACL_FLOAT);
+    if (promote != ACL_FLOAT) allowed += UlpOf(reference, promote);
+    if (out_type != ACL_FLOAT) allowed += UlpOf(reference, out_type);
+    return std::fabs(got - expected) <= allowed ? "" : "outside tolerance";
+}
+
 }  // namespace test_support

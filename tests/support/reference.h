@@ -48,4 +48,11 @@ ReferenceValue SoftMarginLossReference(double x, double y);
 const char* CheckElement(const ReferenceValue& reference, aclDataType promote, aclDataType out_type, double got,
                          double* expected_out);
 
+// Checks a mean or sum of aclnnSoftMarginLoss (got, in out's type) against the float64 reference (the exact
+// sum of the float64 losses, divided by N for mean; NaN when a loss is NaN): within 10 fp32 ulp -- each fp32
+// term is within 8 ulp and all are non-negative, then the fp32 sum and 1/N round -- plus an ulp of the promote
+// type and of out's type where they are narrower. Returns an empty string when it matches.
+const char* CheckReducedLoss(double reference, aclDataType promote, aclDataType out_type, double got,
+                             double* expected_out);
+
 }  // namespace test_support
