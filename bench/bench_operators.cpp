@@ -1,4 +1,5 @@
-// Benchmark of aclnnSoftMarginLossBackward against its yardsticks, in one run (SPEC section 5).
+// Benchmark of aclnnSoftMarginLossBackward and aclnnSoftMarginLoss against their yardsticks, in one run (SPEC
+// section 5).
 //
 // Single benchmarks: the operator through the public API (fp32/fp16/bf16, full and 0-d gradOutput, a
 // [N/64, 1] target, a transposed self, mixed dtypes) at 1K to 64M elements on 1 thread and on all cores, the
@@ -128,6 +129,9 @@ int main(int argc, char** argv) {
         {"op/f32/broadcast_target", ACL_FLOAT, "broadcast_target"},
         {"op/f32/transposed_self", ACL_FLOAT, "transposed_self"},
         {"op/mixed/full", ACL_FLOAT, "mixed"},
+        {"loss/f32/none", ACL_FLOAT, "loss_none"},
+        {"loss/f32/mean", ACL_FLOAT, "loss_mean"},
+        {"loss/bf16/none", ACL_BF16, "loss_none"},
     };
     auto single = [](const std::string& name, Factory make) {
         benchmark::RegisterBenchmark(name.c_str(), BM_Single, std::move(make))->UseRealTime()->MinTime(0.2);
@@ -146,6 +150,7 @@ int main(int argc, char** argv) {
                                [=] { return bench::MakePlainLoop(reads, element_size, n, threads); });
                     }
                 }
+                single(Name("loop/sum2r/f32", n, threads), [=] { return bench::MakePlainSum(n, threads); });
                 single(Name("composite/f32", n, threads), [=] { return bench::MakeComposite(n, threads, true); });
                 single(Name("composite_kept_temporaries/f32", n, threads),
                        [=] { return bench::MakeComposite(n, threads, false); });
@@ -181,6 +186,12 @@ int main(int argc, char** argv) {
             pair("mixed_vs_f32", op("mixed", ACL_FLOAT), op("full", ACL_FLOAT), false);
             pair("f32_vs_scalar_reference", op("full", ACL_FLOAT),
                  [=] { return bench::MakeScalarReference(n, threads); }, false);
+            pair("loss_none_vs_loop2r1w", op("loss_none", ACL_FLOAT),
+                 [=] { return bench::MakePlainLoop(2, 4, n, threads); }, true);
+            pair("loss_mean_vs_sum2r", op("loss_mean", ACL_FLOAT), [=] { return bench::MakePlainSum(n, threads); },
+                 true);
+            pair("loss_bf16_vs_f32", op("loss_none", ACL_BF16), op("loss_none", ACL_FLOAT), false);
+            pair("loss_f16_vs_f32", op("loss_none", ACL_FLOAT16), op("loss_none", ACL_FLOAT), false);
         }
     }
     benchmark::RegisterBenchmark("latency/call4", BM_Call4)->Repetitions(9)->ReportAggregatesOnly(true);

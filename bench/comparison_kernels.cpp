@@ -4,7 +4,6 @@
 
 #include <cmath>
 
-
 namespace bench {
 
 void PlainLoop3Read1Write(const float* a, const float* b, const float* c, float* out, int64_t n, int threads) {
@@ -15,6 +14,13 @@ void PlainLoop3Read1Write(const float* a, const float* b, const float* c, float*
 void PlainLoop2Read1Write(const float* a, const float* b, float* out, int64_t n, int threads) {
 #pragma omp parallel for num_threads(threads) schedule(static)
     for (int64_t i = 0; i < n; ++i) out[i] = a[i] * b[i];
+}
+
+float PlainSum2Read(const float* a, const float* b, int64_t n, int threads) {
+    float sum = 0;
+#pragma omp parallel for simd num_threads(threads) schedule(static) reduction(+ : sum)
+    for (int64_t i = 0; i < n; ++i) sum += a[i] * b[i];
+    return sum;
 }
 
 void PlainLoop3Read1Write16(const uint16_t* a, const uint16_t* b, const uint16_t* c, uint16_t* out, int64_t n,

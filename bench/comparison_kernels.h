@@ -1,5 +1,6 @@
 // The benchmark's yardsticks, measured in the same run as the operator:
-// - plain loops with the operator's memory traffic (3 reads + 1 write, or 2 + 1), the bandwidth to reach;
+// - plain loops with the operators' memory traffic (3 reads + 1 write, 2 + 1, or a 2-read sum), the bandwidth
+//   to reach;
 // - PyTorch's composite evaluation: one pass over memory per arithmetic step, with temporaries;
 // - a scalar reference kernel (CANN's formula one element at a time with libm's expf) over the same data.
 #pragma once
@@ -13,6 +14,8 @@ namespace bench {
 void PlainLoop3Read1Write(const float* a, const float* b, const float* c, float* out, int64_t n, int threads);
 // out[i] = a[i] * b[i] over n floats (2 reads + 1 write).
 void PlainLoop2Read1Write(const float* a, const float* b, float* out, int64_t n, int threads);
+// sum of a[i] * b[i] over n floats (2 reads), vectorised (omp simd) and on `threads` threads.
+float PlainSum2Read(const float* a, const float* b, int64_t n, int threads);
 // The same traffic for 16-bit elements: out[i] = a[i] ^ b[i] ^ c[i], and out[i] = a[i] ^ b[i].
 void PlainLoop3Read1Write16(const uint16_t* a, const uint16_t* b, const uint16_t* c, uint16_t* out, int64_t n,
                             int threads);

@@ -37,6 +37,10 @@ void PrintRatioTable(const std::map<std::string, Measured>& results, const std::
         {"f32_vs_scalar_reference", "f32 op / scalar reference kernel (elements/s)", "(info)", 0.0},
         {"transposed_self_vs_full", "transposed self / contiguous (elements/s)", "(info)", 0.0},
         {"mixed_vs_f32", "mixed dtypes / f32 (elements/s)", "(info)", 0.0},
+        {"loss_none_vs_loop2r1w", "forward none, f32 / same-traffic loop (bytes/s)", ">= 0.90", 0.9},
+        {"loss_mean_vs_sum2r", "forward mean, f32 / plain 2-read sum loop (bytes/s)", ">= 0.90", 0.9},
+        {"loss_bf16_vs_f32", "forward none, bf16 / f32 (elements/s)", "(info)", 0.0},
+        {"loss_f16_vs_f32", "forward none, f16 / f32 (elements/s)", "(info)", 0.0},
     };
     std::printf("\n| comparison (paired runs) | size | threads | target | ratio | met |\n");
     std::printf("|---|---|---|---|---|---|\n");

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <random>
 
+#include "aclnnop/aclnn_soft_margin_loss.h"
 #include "aclnnop/aclnn_soft_margin_loss_backward.h"
 #include "common/float_convert.h"
 #include "comparison_kernels.h"
@@ -77,10 +78,15 @@ struct OperandSpec {
 
 class OperatorWorkload : public Workload {
 public:
-    OperatorWorkload(const std::string& variant, aclDataType type, int64_t n, int threads) : threads_(threads) {
+    OperatorWorkload(const std::string& variant, aclDataType type, int64_t n, int threads)
+        : threads_(threads), forward_(variant.rfind("loss_", 0) == 0) {
         const std::vector<int64_t> flat = {n};
-        std::vector<OperandSpec> specs;  // grad, self, target, out
-        if (variant == "full") {
+        std::vector<OperandSpec> specs;  // grad, self, target, out; the forward's: self, target, out
+        int64_t reduction = 1;
+        if (forward_) {
+            reduction = variant == "loss_none" ? 0 : 1;
+            specs = {{flat, {}, type}, {flat, {}, type}, {reduction == 0 ? flat : std::vector<int64_t>{}, {}, type}};
+        } else if (variant == "full") {
             specs = {{flat, {}, type}, {flat, {}, type}, {flat, {}, type}, {flat, {}, type}};
         } else if (variant == "scalar_grad") {
             specs = {{{}, {}, type}, {flat, {}, type}, {flat, {}, type}, {flat, {}, type}};
@@ -101,10 +107,14 @@ public:
         }
         items_ = n;
         uint64_t workspace_size = 0;
-        if (aclnnSoftMarginLossBackwardGetWorkspaceSize(tensors_[0]->tensor(), tensors_[1]->tensor(),
-                                                        tensors_[2]->tensor(), 1, tensors_[3]->tensor(),
-                                                        &workspace_size, &executor_) != 0 ||
-            aclSetAclOpExecutorRepeatable(executor_) != 0) {
+        const aclnnStatus status =
+            forward_ ? aclnnSoftMarginLossGetWorkspaceSize(tensors_[0]->tensor(), tensors_[1]->tensor(), reduction,
+                                                           tensors_[2]->tensor(), &workspace_size, &executor_)
+                     : aclnnSoftMarginLossBackwardGetWorkspaceSize(tensors_[0]->tensor(), tensors_[1]->tensor(),
+                                                                   tensors_[2]->tensor(), reduction,
+                                                                   tensors_[3]->tensor(), &workspace_size,
+                                                                   &executor_);
+        if (status != 0 || aclSetAclOpExecutorRepeatable(executor_) != 0) {
             const char* message = aclGetRecentErrMsg();
             error_ = message != nullptr ? message : "set-up failed";
             executor_ = nullptr;
@@ -118,12 +128,17 @@ public:
     }
     void Run() override {
         setenv("ACLNN_CPU_NUM_THREADS", std::to_string(threads_).c_str(), 1);
-        aclnnSoftMarginLossBackward(nullptr, 0, executor_, stream_);
+        if (forward_) {
+            aclnnSoftMarginLoss(nullptr, 0, executor_, stream_);
+        } else {
+            aclnnSoftMarginLossBackward(nullptr, 0, executor_, stream_);
+        }
         aclrtSynchronizeStream(stream_);
     }
 
 private:
     int threads_;
+    bool forward_;
     std::vector<std::unique_ptr<BenchTensor>> tensors_;
     aclOpExecutor* executor_ = nullptr;
     aclrtStream stream_ = nullptr;
@@ -146,6 +161,20 @@ protected:
 
 private:
     std::vector<std::unique_ptr<DeviceBlock>> blocks_;
+};
+
+// The plain reduction with the forward's traffic: sum of a[i] * b[i] (2 reads), vectorised and threaded.
+class PlainSum : public Arrays {
+public:
+    PlainSum(int64_t n, int threads) : Arrays(2, n, 4), threads_(threads) {
+        bytes_ = n * 8;
+        items_ = n;
+    }
+    void Run() override { benchmark_sink_ = PlainSum2Read(at<float>(0), at<float>(1), n_, threads_); }
+
+private:
+    int threads_;
+    volatile float benchmark_sink_ = 0;
 };
 
 class PlainLoop : public Arrays {
@@ -255,6 +284,8 @@ std::unique_ptr<Workload> MakeOperator(const std::string& variant, aclDataType t
 std::unique_ptr<Workload> MakePlainLoop(int reads, int element_size, int64_t n, int threads) {
     return std::make_unique<PlainLoop>(reads, element_size, n, threads);
 }
+
+std::unique_ptr<Workload> MakePlainSum(int64_t n, int threads) { return std::make_unique<PlainSum>(n, threads); }
 
 std::unique_ptr<Workload> MakeComposite(int64_t n, int threads, bool fresh_temporaries) {
     return std::make_unique<Composite>(n, threads, fresh_temporaries);

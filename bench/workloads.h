@@ -26,13 +26,17 @@ protected:
     std::string error_;
 };
 
-// The operator through the public API: a repeatable executor; each run is phase 2 plus a stream sync.
-// variant: full, scalar_grad, broadcast_target ([n/64, 64] with a [n/64, 1] target), transposed_self
-// ([s, s] with self stored transposed), mixed (bf16 grad, f32 self, f16 target, f16 out).
+// An operator through the public API: a repeatable executor; each run is phase 2 plus a stream sync.
+// aclnnSoftMarginLossBackward (mean): variant full, scalar_grad, broadcast_target ([n/64, 64] with a
+// [n/64, 1] target), transposed_self ([s, s] with self stored transposed), mixed (bf16 grad, f32 self, f16
+// target, f16 out). aclnnSoftMarginLoss: loss_none (out of n elements), loss_mean (0-d out).
 std::unique_ptr<Workload> MakeOperator(const std::string& variant, aclDataType type, int64_t n, int threads);
 
 // Plain loops with the operator's traffic: reads + 1 write of element_size-byte elements.
 std::unique_ptr<Workload> MakePlainLoop(int reads, int element_size, int64_t n, int threads);
+
+// The plain 2-read sum loop (sum of a[i] * b[i]), the forward mean/sum's yardstick.
+std::unique_ptr<Workload> MakePlainSum(int64_t n, int threads);
 
 // PyTorch's evaluation: one pass per arithmetic step, with temporaries allocated on every run as PyTorch's
 // CPU allocator does (fresh_temporaries) or allocated once and kept warm.

@@ -139,6 +139,31 @@ TEST(SpecialValues, ElementwiseMatchesReference) {
     }
 }
 
+// A dense sweep of products t = x * 1 over every binade from 2^-30 to 2^8, 4096 values in each, both signs
+// (the exp and log1p evaluation across its whole range: the series for tiny exp(-|t|), the corrected log
+// above, the subnormal exp region past |t| = 87), elementwise against the reference.
+TEST(SpecialValues, DenseSweepOfProducts) {
+    std::vector<double> products;
+    for (int exponent = -30; exponent <= 7; ++exponent)
+        for (int step = 0; step < 4096; ++step)
+            for (double sign : {1.0, -1.0}) products.push_back(sign * std::ldexp(1.0 + step / 4096.0, exponent));
+    const int64_t n = static_cast<int64_t>(products.size());
+    std::mt19937_64 rng(21);
+    DeviceTensor self(Dense({n}, ACL_FLOAT), rng, kValues);
+    DeviceTensor target(Dense({}, ACL_FLOAT), rng, kValues);
+    for (int64_t i = 0; i < n; ++i) self.SetStorage(i, products[i]);
+    target.SetStorage(0, 1.0);
+    self.Upload();
+    target.Upload();
+    DeviceTensor out(Dense({n}, ACL_FLOAT), rng, kValues);
+    ASSERT_EQ(RunSoftMarginLoss(self.tensor(), target.tensor(), 0, out.tensor()), 0);
+    int64_t checked = 0;
+    const std::string failure =
+        VerifyLossAgainstReference(self, target, out.spec(), out.Download(), out.host(), &checked);
+    EXPECT_TRUE(failure.empty()) << failure;
+    EXPECT_EQ(checked, n);
+}
+
 // Inputs with infinity but no NaN: the sum is +inf where some t is -inf, and finite otherwise.
 TEST(SpecialValues, InfiniteTermsGiveAnInfiniteSum) {
     std::mt19937_64 rng(3);

@@ -234,7 +234,21 @@ void FusedRowsKernel(const KernelConfig& config, const FusedRows& a) {
             }
         }
 #endif
-        hn::Vec<DF> v[kMaxInputs];
+        hn::Vec<DF> v[kMaxInputs], w[kMaxInputs];
+        // Two independent vectors per step: the functor's long dependency chains (exp, log, division)
+        // interleave, where one at a time would leave the out-of-order window waiting on a single chain.
+        for (; i + 2 * lanes <= full; i += 2 * lanes) {
+            inputs(v, p, i);
+            inputs(w, p, i + lanes);
+            auto r = Apply<Op>(df, v);
+            auto r2 = Apply<Op>(df, w);
+            if (kRound) {
+                r = RoundToType(df, kIn, r);
+                r2 = RoundToType(df, kIn, r2);
+            }
+            StoreAsType<kStreamHere>(df, kOut, r, out + i * kOutSize);
+            StoreAsType<kStreamHere>(df, kOut, r2, out + (i + lanes) * kOutSize);
+        }
         for (; i < full; i += lanes) {
             inputs(v, p, i);
             auto r = Apply<Op>(df, v);
@@ -416,12 +430,25 @@ HWY_INLINE void ComputeBlock(const KernelConfig& config, const TileOperand* in, 
     // A sum keeps the fp32 values (the reduction rounds its result once, at the end).
     const bool round = promote != ElementType::kFloat32 && promote != config.out_type() &&
                        config.output == OutputMode::kStore;
-    hn::Vec<DF> v[kMaxInputs];
-    for (int64_t i = 0; i < padded; i += lanes) {
-        for (int k = 0; k < kInputs; ++k) v[k] = in[k].broadcast ? in[k].value : hn::LoadU(df, values[k] + i);
+    hn::Vec<DF> v[kMaxInputs], w[kMaxInputs];
+    auto inputs = [&](hn::Vec<DF>* to, int64_t i) {
+        for (int k = 0; k < kInputs; ++k) to[k] = in[k].broadcast ? in[k].value : hn::LoadU(df, values[k] + i);
         if constexpr (kScaled >= 0) {
-            if (scale) v[kScaled] = hn::Mul(v[kScaled], scale_by);
+            if (scale) to[kScaled] = hn::Mul(to[kScaled], scale_by);
         }
+    };
+    int64_t i = 0;
+    // Two independent vectors per step, as in the fused path, so that long dependency chains interleave.
+    for (; i + 2 * lanes <= padded; i += 2 * lanes) {
+        inputs(v, i);
+        inputs(w, i + lanes);
+        const auto r = Apply<Op>(df, v);
+        const auto r2 = Apply<Op>(df, w);
+        store(i, round ? RoundToType(df, promote, r) : r);
+        store(i + lanes, round ? RoundToType(df, promote, r2) : r2);
+    }
+    for (; i < padded; i += lanes) {
+        inputs(v, i);
         const auto r = Apply<Op>(df, v);
         store(i, round ? RoundToType(df, promote, r) : r);
     }
