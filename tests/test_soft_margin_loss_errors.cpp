@@ -27,12 +27,7 @@ struct Scenario {
     bool null_executor = false;
 };
 
-struct ScenarioRow {
-    const char* name;
-    std::function<void(Scenario&)> setup;
-    aclnnStatus status;
-    std::vector<std::string> message_parts;
-};
+using ScenarioRow = test_support::ScenarioRow<Scenario>;
 
 class Fixture : public test_support::ArgumentFixture {
 public:

@@ -46,23 +46,22 @@ run_example() {
     )
 }
 
-output=$(run_example soft_margin_loss_backward)
-echo "$output"
-expected=$'result[0] is: -0.000000\nresult[1] is: -0.067235\nresult[2] is: -0.059601\nresult[3] is: -0.035569'
-if [[ "$output" != "$expected" ]]; then
-    echo "soft_margin_loss_backward: unexpected output; expected:"
-    echo "$expected"
-    exit 1
-fi
+# Runs an example and compares everything it prints with the expected lines.
+expect_output() {
+    local name=$1 expected=$2 output
+    output=$(run_example "$name")
+    echo "$output"
+    if [[ "$output" != "$expected" ]]; then
+        echo "$name: unexpected output; expected:"
+        echo "$expected"
+        exit 1
+    fi
+}
 
-output=$(run_example soft_margin_loss)
-echo "$output"
-expected=$'loss is: 1.295481\ngradient[0] is: -0.125000\ngradient[1] is: 0.182765\ngradient[2] is: -0.029801\ngradient[3] is: 0.238144'
-if [[ "$output" != "$expected" ]]; then
-    echo "soft_margin_loss: unexpected output; expected:"
-    echo "$expected"
-    exit 1
-fi
+expect_output soft_margin_loss_backward \
+    $'result[0] is: -0.000000\nresult[1] is: -0.067235\nresult[2] is: -0.059601\nresult[3] is: -0.035569'
+# The loss and gradient of self = [0, 1, 2, 3], target = [1, -1, 1, -1], mean, computed by hand.
+expect_output soft_margin_loss $'loss is: 1.295481\ngradient[0] is: -0.125000\ngradient[1] is: 0.182765\ngradient[2] is: -0.029801\ngradient[3] is: 0.238144'
 
 output=$(run_example repeatable_executor)
 echo "$output"

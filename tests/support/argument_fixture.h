@@ -48,6 +48,15 @@ struct Rejection {
     std::vector<std::string> message_parts;  // all must appear in aclGetRecentErrMsg()
 };
 
+// A row of an operator's table of bad arguments: how to spoil a default scenario, and what phase 1 must say.
+template <class Scenario>
+struct ScenarioRow {
+    const char* name;
+    std::function<void(Scenario&)> setup;
+    aclnnStatus status;
+    std::vector<std::string> message_parts;  // all must appear in aclGetRecentErrMsg()
+};
+
 // Runs phase1(workspaceSize, executor) -- with null pointers where asked -- and checks the rejection; out is
 // the fixture's last tensor.
 void ExpectRejection(const Rejection& expected, const ArgumentFixture& fixture, bool null_workspace_size,
