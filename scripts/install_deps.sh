@@ -2,7 +2,8 @@
 # Installs the Debian 12 packages aclnn-cpu needs to build and test, when any is missing.
 # As root it runs apt-get itself; otherwise it prints the command to run and fails.
 set -euo pipefail
-packages=(cmake ninja-build g++ make pkgconf libgtest-dev libhwy-dev ${EXTRA_PACKAGES:-})
+# dash and zsh: the tests source set_env.sh from every shell it supports.
+packages=(cmake ninja-build g++ make pkgconf libgtest-dev libhwy-dev dash zsh ${EXTRA_PACKAGES:-})
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

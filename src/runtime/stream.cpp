@@ -81,6 +81,16 @@ aclError Stream::Synchronize() {
     return failure;
 }
 
+aclError Stream::SynchronizeWithTimeout(std::chrono::milliseconds timeout) {
+    std::unique_lock lock(mutex_);
+    if (!idle_.wait_for(lock, timeout, [this] { return queue_.empty() && !running_task_; }))
+        return ACL_ERROR_RT_STREAM_SYNC_TIMEOUT;
+    aclError failure = first_failure_;
+    first_failure_ = ACL_SUCCESS;
+    if (failure != ACL_SUCCESS) SetErrorMessage("%s", first_failure_message_.c_str());
+    return failure;
+}
+
 void Stream::WaitIdle() {
     std::unique_lock lock(mutex_);
     idle_.wait(lock, [this] { return queue_.empty() && !running_task_; });

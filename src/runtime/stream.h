@@ -2,6 +2,7 @@
 // everything enqueued before it, concurrently with other streams and with the caller, as on the NPU.
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -31,6 +32,10 @@ public:
     // Waits until every task enqueued so far has finished, running queued tasks itself while the worker is
     // not busy; returns the first failure since the last synchronisation (and forgets it), or ACL_SUCCESS.
     aclError Synchronize();
+    // Synchronize with a limit: waits at most `timeout` for the worker to finish everything enqueued so far
+    // (without running tasks itself, which could overrun the limit); ACL_ERROR_RT_STREAM_SYNC_TIMEOUT when the
+    // work is still running then -- it goes on, and a later synchronisation sees it finish.
+    aclError SynchronizeWithTimeout(std::chrono::milliseconds timeout);
     // Waits like Synchronize but keeps any failure for the next Synchronize.
     void WaitIdle();
 

@@ -1,4 +1,6 @@
-// aclrtCreateStream / aclrtDestroyStream / aclrtSynchronizeStream.
+// aclrtCreateStream / aclrtDestroyStream / aclrtSynchronizeStream(WithTimeout), and the contexts, whose default
+// streams are what NULL means.
+#include <chrono>
 #include <new>
 
 #include "acl/acl.h"
@@ -36,20 +38,113 @@ aclError aclrtDestroyStream(aclrtStream stream) {
     return ACL_SUCCESS;
 }
 
-aclError aclrtSynchronizeStream(aclrtStream stream) {
+namespace {
+
+// The stream to synchronise, or nullptr with the status to return in *status.
+std::shared_ptr<aclnn_cpu::rt::Stream> StreamToSynchronize(aclrtStream stream, const char* caller, aclError* status) {
     std::shared_ptr<aclnn_cpu::rt::Stream> found;
     try {
         // A NULL stream is the default stream, created on first use: that may fail (no thread, no memory).
         found = aclnn_cpu::rt::FindStream(stream);
     } catch (const std::exception& e) {
-        aclnn_cpu::SetErrorMessage("aclrtSynchronizeStream: cannot start the default stream's worker: %s", e.what());
-        return ACL_ERROR_RT_NO_STREAM_RESOURCE;
+        aclnn_cpu::SetErrorMessage("%s: cannot start the default stream's worker: %s", caller, e.what());
+        *status = ACL_ERROR_RT_NO_STREAM_RESOURCE;
+        return nullptr;
     }
     if (!found) {
-        aclnn_cpu::SetErrorMessage("aclrtSynchronizeStream: stream %p is not a live stream", stream);
+        if (stream == nullptr) {
+            aclnn_cpu::SetErrorMessage("%s: the calling thread's current context was destroyed; set another with "
+                                       "aclrtSetCurrentContext", caller);
+            *status = ACL_ERROR_RT_CONTEXT_NULL;
+        } else {
+            aclnn_cpu::SetErrorMessage("%s: stream %p is not a live stream", caller, stream);
+            *status = ACL_ERROR_RT_PARAM_INVALID;
+        }
+    }
+    return found;
+}
+
+}  // namespace
+
+aclError aclrtSynchronizeStream(aclrtStream stream) {
+    aclError status = ACL_SUCCESS;
+    auto found = StreamToSynchronize(stream, "aclrtSynchronizeStream", &status);
+    return found ? found->Synchronize() : status;
+}
+
+aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) {
+    if (timeout < -1) {
+        aclnn_cpu::SetErrorMessage("aclrtSynchronizeStreamWithTimeout: timeout is %d ms; expected -1 (wait forever) "
+                                   "or a non-negative number of milliseconds", timeout);
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    aclError status = ACL_SUCCESS;
+    auto found = StreamToSynchronize(stream, "aclrtSynchronizeStreamWithTimeout", &status);
+    if (!found) return status;
+    if (timeout == -1) return found->Synchronize();
+    status = found->SynchronizeWithTimeout(std::chrono::milliseconds(timeout));
+    if (status == ACL_ERROR_RT_STREAM_SYNC_TIMEOUT) {
+        aclnn_cpu::SetErrorMessage("aclrtSynchronizeStreamWithTimeout: the work on stream %p did not finish within "
+                                   "%d ms; it goes on running", stream, timeout);
+    }
+    return status;
+}
+
+aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
+    if (context == nullptr) {
+        aclnn_cpu::SetErrorMessage("aclrtCreateContext: context is null");
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    if (deviceId != 0) {
+        aclnn_cpu::SetErrorMessage("aclrtCreateContext: deviceId %d is invalid; aclnn-cpu has one device, the host, "
+                                   "with id 0", deviceId);
+        return ACL_ERROR_RT_INVALID_DEVICEID;
+    }
+    try {
+        *context = aclnn_cpu::rt::CreateContext();
+    } catch (const std::exception& e) {
+        aclnn_cpu::SetErrorMessage("aclrtCreateContext: cannot start the context's default stream: %s", e.what());
+        return ACL_ERROR_RT_NO_STREAM_RESOURCE;
+    }
+    return ACL_SUCCESS;
+}
+
+aclError aclrtDestroyContext(aclrtContext context) {
+    if (context == nullptr) {
+        aclnn_cpu::SetErrorMessage("aclrtDestroyContext: context is null");
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    if (context == aclnn_cpu::rt::DefaultContext()) {
+        aclnn_cpu::SetErrorMessage("aclrtDestroyContext: %p is the device's default context, which only "
+                                   "aclrtResetDevice releases", context);
         return ACL_ERROR_RT_PARAM_INVALID;
     }
-    return found->Synchronize();
+    std::shared_ptr<aclnn_cpu::rt::Stream> stream = aclnn_cpu::rt::TakeContext(context);
+    if (!stream) {
+        aclnn_cpu::SetErrorMessage("aclrtDestroyContext: context %p is not a live context (never created, or "
+                                   "already destroyed)", context);
+        return ACL_ERROR_RT_PARAM_INVALID;
+    }
+    stream->WaitIdle();  // work queued on the context's default stream finishes first
+    return ACL_SUCCESS;
+}
+
+aclError aclrtSetCurrentContext(aclrtContext context) {
+    if (context == nullptr || !aclnn_cpu::rt::IsLiveContext(context)) {
+        aclnn_cpu::SetErrorMessage("aclrtSetCurrentContext: context %p is not a live context", context);
+        return context == nullptr ? ACL_ERROR_INVALID_PARAM : ACL_ERROR_RT_PARAM_INVALID;
+    }
+    aclnn_cpu::rt::SetCurrentContext(context);
+    return ACL_SUCCESS;
+}
+
+aclError aclrtGetCurrentContext(aclrtContext* context) {
+    if (context == nullptr) {
+        aclnn_cpu::SetErrorMessage("aclrtGetCurrentContext: context is null");
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    *context = aclnn_cpu::rt::CurrentContext();
+    return ACL_SUCCESS;
 }
 
 }  // extern "C"

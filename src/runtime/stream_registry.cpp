@@ -10,11 +10,24 @@
 namespace aclnn_cpu::rt {
 namespace {
 
+// A context is its default stream (everything else about it -- the device -- is fixed here).
+struct Context {
+    std::shared_ptr<Stream> default_stream;
+};
+
 struct Registry {
     std::mutex mutex;
     std::unordered_map<aclrtStream, std::shared_ptr<Stream>> streams;
     std::shared_ptr<Stream> default_stream;
+    std::unordered_map<aclrtContext, std::unique_ptr<Context>> contexts;
 };
+
+// The device's default context has no object: its handle is this address, and its default stream is the
+// registry's default stream.
+char g_default_context_tag;
+
+// The calling thread's current context; nullptr means the device's default context.
+thread_local aclrtContext t_current_context = nullptr;
 
 // Created when the library loads and never destroyed: streams may still be used from static destructors of
 // user programs.
@@ -27,6 +40,7 @@ std::vector<std::shared_ptr<Stream>> AllStreams() {
     std::lock_guard lock(registry.mutex);
     std::vector<std::shared_ptr<Stream>> all;
     for (auto& entry : registry.streams) all.push_back(entry.second);
+    for (auto& entry : registry.contexts) all.push_back(entry.second->default_stream);
     if (registry.default_stream) all.push_back(registry.default_stream);
     return all;
 }
@@ -45,12 +59,57 @@ std::shared_ptr<Stream> FindStream(aclrtStream handle) {
     Registry& registry = TheRegistry();
     std::lock_guard lock(registry.mutex);
     if (handle == nullptr) {
+        const aclrtContext current = t_current_context;
+        if (current != nullptr) {
+            auto context = registry.contexts.find(current);
+            return context == registry.contexts.end() ? nullptr : context->second->default_stream;
+        }
         if (!registry.default_stream) registry.default_stream = std::make_shared<Stream>();
         return registry.default_stream;
     }
     auto it = registry.streams.find(handle);
     return it == registry.streams.end() ? nullptr : it->second;
 }
+
+aclrtContext CreateContext() {
+    auto context = std::make_unique<Context>();
+    context->default_stream = std::make_shared<Stream>();
+    const aclrtContext handle = context.get();
+    {
+        Registry& registry = TheRegistry();
+        std::lock_guard lock(registry.mutex);
+        registry.contexts.emplace(handle, std::move(context));
+    }
+    t_current_context = handle;
+    return handle;
+}
+
+std::shared_ptr<Stream> TakeContext(aclrtContext handle) {
+    std::shared_ptr<Stream> stream;
+    {
+        Registry& registry = TheRegistry();
+        std::lock_guard lock(registry.mutex);
+        auto it = registry.contexts.find(handle);
+        if (it == registry.contexts.end()) return nullptr;
+        stream = std::move(it->second->default_stream);
+        registry.contexts.erase(it);
+    }
+    if (t_current_context == handle) t_current_context = nullptr;
+    return stream;
+}
+
+aclrtContext DefaultContext() { return &g_default_context_tag; }
+
+bool IsLiveContext(aclrtContext handle) {
+    if (handle == DefaultContext()) return true;
+    Registry& registry = TheRegistry();
+    std::lock_guard lock(registry.mutex);
+    return registry.contexts.count(handle) != 0;
+}
+
+void SetCurrentContext(aclrtContext handle) { t_current_context = handle == DefaultContext() ? nullptr : handle; }
+
+aclrtContext CurrentContext() { return t_current_context == nullptr ? DefaultContext() : t_current_context; }
 
 std::shared_ptr<Stream> TakeStream(aclrtStream handle) {
     Registry& registry = TheRegistry();
@@ -72,6 +131,7 @@ aclError SynchronizeAllStreams(bool consume_failures) {
         Registry& registry = TheRegistry();
         std::lock_guard lock(registry.mutex);
         for (auto& entry : registry.streams) entry.second->WaitIdle();
+        for (auto& entry : registry.contexts) entry.second->default_stream->WaitIdle();
         if (registry.default_stream) registry.default_stream->WaitIdle();
         return ACL_SUCCESS;
     }

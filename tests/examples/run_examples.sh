@@ -14,6 +14,19 @@ mkdir -p "$work"
 prefix="$work/prefix"
 cmake --install "$build_dir" --prefix "$prefix" >/dev/null
 
+# set_env.sh works when sourced from bash, zsh and dash (Debian's /bin/sh), from any directory, and from a
+# moved prefix in the shells that can tell where the sourced file is.
+for shell in bash zsh dash; do
+    got=$(cd / && env -u LD_LIBRARY_PATH "$shell" -c ". '$prefix/set_env.sh' && echo \"\$ASCEND_HOME_PATH|\$ASCEND_OPP_PATH|\$LD_LIBRARY_PATH\"")
+    [[ "$got" == "$prefix|$prefix/opp|$prefix/lib64" ]] || { echo "set_env.sh from $shell exported: $got"; exit 1; }
+done
+cp -r "$prefix" "$work/moved_prefix"
+for shell in bash zsh; do
+    got=$(cd / && "$shell" -c ". '$work/moved_prefix/set_env.sh' && echo \"\$ASCEND_HOME_PATH\"")
+    [[ "$got" == "$work/moved_prefix" ]] || { echo "set_env.sh of a moved prefix from $shell exported: $got"; exit 1; }
+done
+rm -rf "$work/moved_prefix"
+
 for lib in libascendcl.so libnnopbase.so libopapi_nn.so libopapi_math.so libopapi.so; do
     [[ -f "$prefix/lib64/$lib" ]] || { echo "missing $prefix/lib64/$lib"; exit 1; }
 done
