@@ -1,7 +1,10 @@
 /* Compiles every public header as C and checks CANN's numeric values. */
 #include "acl/acl.h"
 #include "aclnn/opdev/op_errno.h"
+#include "aclnnop/aclnn_soft_margin_loss.h"
 #include "aclnnop/aclnn_soft_margin_loss_backward.h"
+#include "aclnn/opdev/bfloat16.h" /* C++ only: empty in C */
+#include "aclnn/opdev/fp16_t.h"
 
 #define CHECK(cond)           \
     do {                      \

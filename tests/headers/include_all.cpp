@@ -4,7 +4,12 @@
 #include <type_traits>
 
 #include "acl/acl.h"
+#include "acl/acl_base_rt.h"
+#include "acl/acl_op.h"
+#include "aclnn/opdev/bfloat16.h"
+#include "aclnn/opdev/fp16_t.h"
 #include "aclnn/opdev/op_errno.h"
+#include "aclnnop/aclnn_soft_margin_loss.h"
 #include "aclnnop/aclnn_soft_margin_loss_backward.h"
 
 static_assert(aclDataType::ACL_FLOAT == 0, "ACL_FLOAT");
@@ -14,6 +19,13 @@ static_assert(aclFormat::ACL_FORMAT_ND == 2, "ACL_FORMAT_ND");
 static_assert(aclFormat::ACL_FORMAT_FRACTAL_NZ == 29, "ACL_FORMAT_FRACTAL_NZ");
 static_assert(std::is_same<aclnnStatus, int32_t>::value, "aclnnStatus is int32_t");
 static_assert(OK == 0, "OK");
+static_assert(std::is_same<decltype(&aclnnSoftMarginLossGetWorkspaceSize),
+                           aclnnStatus (*)(const aclTensor*, const aclTensor*, int64_t, aclTensor*, uint64_t*,
+                                           aclOpExecutor**)>::value,
+              "aclnnSoftMarginLossGetWorkspaceSize's prototype");
+static_assert(std::is_same<decltype(&aclrtEventElapsedTime), aclError (*)(float*, aclrtEvent, aclrtEvent)>::value,
+              "aclrtEventElapsedTime's prototype");
+static_assert(sizeof(op::fp16_t) == 2 && sizeof(op::bfloat16) == 2, "the opdev 16-bit types are 16 bits");
 static_assert(ACLNN_ERR_PARAM_INVALID == 161002, "161002");
 static_assert(std::is_same<decltype(&aclnnSoftMarginLossBackwardGetWorkspaceSize),
                            aclnnStatus (*)(const aclTensor*, const aclTensor*, const aclTensor*, int64_t, aclTensor*,
