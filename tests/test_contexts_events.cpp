@@ -268,6 +268,29 @@ TEST(Events, ElapsedTimeBetweenTwoRecords) {
     EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
 }
 
+// A wait captures the record current when it is made: re-recording the event on an idle stream (which
+// completes at once) must not release a wait for an earlier record still pending on a busy stream. (The stress
+// program found a version that did.)
+TEST(Events, ReRecordingOnAnotherStreamDoesNotReleaseAnEarlierWait) {
+    BusyWork work;
+    aclrtStream busy = nullptr, idle = nullptr, waiting = nullptr;
+    for (aclrtStream* s : {&busy, &idle, &waiting}) ASSERT_EQ(aclrtCreateStream(s), ACL_SUCCESS);
+    aclrtEvent event = nullptr;
+    ASSERT_EQ(aclrtCreateEvent(&event), ACL_SUCCESS);
+    work.Launch(busy);
+    ASSERT_EQ(aclrtRecordEvent(event, busy), ACL_SUCCESS);
+    ASSERT_EQ(aclrtStreamWaitEvent(waiting, event), ACL_SUCCESS);
+    ASSERT_EQ(aclrtRecordEvent(event, idle), ACL_SUCCESS);  // completes at once
+    ASSERT_EQ(aclrtSynchronizeStream(idle), ACL_SUCCESS);
+    float seen = 0;
+    ASSERT_EQ(aclrtMemcpyAsync(&seen, sizeof seen, static_cast<char*>(work.out()) + BusyWork::kBytes - 4, 4,
+                               ACL_MEMCPY_DEVICE_TO_HOST, waiting), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(waiting), ACL_SUCCESS);
+    EXPECT_EQ(seen, kLog2) << "the wait was released by the later record";
+    EXPECT_EQ(aclrtDestroyEvent(event), ACL_SUCCESS);
+    for (aclrtStream s : {busy, idle, waiting}) EXPECT_EQ(aclrtDestroyStream(s), ACL_SUCCESS);
+}
+
 // CANN asks users to let waits finish before destroying the event; here destroying early is safe: the queued
 // record and wait complete as recorded.
 TEST(Events, DestroyWithAWaitPendingIsSafe) {

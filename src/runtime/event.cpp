@@ -5,14 +5,15 @@ namespace aclnn_cpu::rt {
 uint64_t Event::BeginRecord() {
     std::lock_guard lock(mutex_);
     has_time_ = false;
-    return ++recorded_;
+    outstanding_.insert(++recorded_);
+    return recorded_;
 }
 
 void Event::Complete(uint64_t generation) {
     const Clock::time_point now = Clock::now();
     {
         std::lock_guard lock(mutex_);
-        if (generation > completed_) completed_ = generation;
+        outstanding_.erase(generation);
         // Records on two streams may complete out of order: only the latest record's time counts.
         if (generation == recorded_) {
             time_ = now;
@@ -34,12 +35,12 @@ uint64_t Event::Latest() const {
 
 bool Event::IsComplete(uint64_t generation) const {
     std::lock_guard lock(mutex_);
-    return completed_ >= generation;
+    return outstanding_.count(generation) == 0;
 }
 
 void Event::WaitFor(uint64_t generation) const {
     std::unique_lock lock(mutex_);
-    completed_signal_.wait(lock, [&] { return completed_ >= generation; });
+    completed_signal_.wait(lock, [&] { return outstanding_.count(generation) == 0; });
 }
 
 bool Event::RecordedTime(Clock::time_point* at) const {

@@ -1,12 +1,15 @@
 // An event: a point in a stream's queue that other streams and the host can wait for. Each aclrtRecordEvent
 // starts a new generation; the stream completes it when it reaches the record. Waits capture the generation
-// current when they are made, so a later re-record never delays (or releases) an earlier wait.
+// current when they are made, so a later re-record never delays (or releases) an earlier wait -- even when the
+// event is re-recorded on another stream and the later record completes first (the stress program found that
+// a "highest generation completed" counter released such a wait early).
 #pragma once
 
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
+#include <set>
 
 namespace aclnn_cpu::rt {
 
@@ -34,8 +37,8 @@ public:
 private:
     mutable std::mutex mutex_;
     mutable std::condition_variable completed_signal_;
-    uint64_t recorded_ = 0;   // generations handed out
-    uint64_t completed_ = 0;  // highest generation completed
+    uint64_t recorded_ = 0;            // generations handed out
+    std::set<uint64_t> outstanding_;  // generations recorded and not yet completed
     bool has_time_ = false;   // time_ belongs to generation recorded_, which completed and was not reset
     Clock::time_point time_;
     const bool timing_;

@@ -1,7 +1,9 @@
-// Stress program: many threads, each driving several streams (and the default stream), enqueue async copies,
+// Stress program: many threads, each driving several streams (and its default stream: half the threads in a
+// context of their own), enqueue async copies,
 // memsets and calls of both operators (aclnnSoftMarginLossBackward and aclnnSoftMarginLoss, every reduction)
 // of random sizes and dtypes with random synchronisation points, and verify every result against the float64
-// reference (all elements of small results, a sample of large ones). Then it
+// reference (all elements of small results, a sample of large ones); some results are also copied on another
+// stream ordered after the operator by an event, and must match. Then it
 // destroys streams and calls aclFinalize with work still queued, and checks that the queued work completed.
 // Prints what it did and the peak resident set size. Exit status 0 only when every check passed.
 //
@@ -50,6 +52,10 @@ struct Job {
     bool scalar_grad = false;
     std::vector<char> host_in[3];
     std::vector<char> host_out;
+    // A second copy of out, made on another stream that waited for an event recorded after the operator: it
+    // must equal host_out (the event ordered the streams). Empty when the job has none.
+    std::vector<char> mirror;
+    aclrtStream mirror_stream = nullptr;
     void* device[4] = {nullptr, nullptr, nullptr, nullptr};
     aclTensor* tensors[4] = {nullptr, nullptr, nullptr, nullptr};
     aclrtStream stream = nullptr;
@@ -155,6 +161,7 @@ void VerifyReducedLoss(const Job& job) {
 
 // Checks a finished job's result (every element up to 4096, else 4096 random ones).
 void Verify(const Job& job, std::mt19937_64& rng) {
+    if (!job.mirror.empty() && job.mirror != job.host_out) Failure("a copy ordered after an event saw another out");
     if (job.forward && job.reduction != 0) {
         VerifyReducedLoss(job);
         return;
@@ -181,35 +188,69 @@ void Verify(const Job& job, std::mt19937_64& rng) {
     g_checked_elements.fetch_add(checks);
 }
 
+// Records an event after the job on its stream and makes another stream wait for it and copy the job's out.
+void MirrorThroughEvent(Job& job, aclrtEvent event, aclrtStream other) {
+    const size_t bytes = job.host_out.size();
+    job.mirror.assign(bytes, 0);
+    job.mirror_stream = other;
+    if (aclrtRecordEvent(event, job.stream) != ACL_SUCCESS) Failure("aclrtRecordEvent failed");
+    if (aclrtStreamWaitEvent(other, event) != ACL_SUCCESS) Failure("aclrtStreamWaitEvent failed");
+    if (aclrtMemcpyAsync(job.mirror.data(), bytes, job.device[3], bytes, ACL_MEMCPY_DEVICE_TO_HOST, other) !=
+        ACL_SUCCESS)
+        Failure("aclrtMemcpyAsync of the mirror failed");
+}
+
+// Verifies and releases a stream's finished jobs, after the streams holding their mirrors caught up.
+void Retire(std::vector<std::unique_ptr<Job>>& jobs, std::mt19937_64& rng) {
+    for (auto& job : jobs) {
+        if (!job->mirror.empty() && aclrtSynchronizeStream(job->mirror_stream) != ACL_SUCCESS)
+            Failure("synchronising a mirror's stream failed");
+        Verify(*job, rng);
+    }
+    jobs.clear();
+}
+
+// Odd workers run in a context of their own, so their NULL stream is that context's default stream; every
+// worker orders some jobs across its streams with an event (one event, re-recorded).
 void Worker(int id, int streams_per_thread, std::chrono::steady_clock::time_point deadline) {
     std::mt19937_64 rng(1234 + id);
+    aclrtContext context = nullptr;
+    if (id % 2 == 1 && aclrtCreateContext(&context, 0) != ACL_SUCCESS) Failure("aclrtCreateContext failed");
+    aclrtEvent event = nullptr;
+    if (aclrtCreateEvent(&event) != ACL_SUCCESS) Failure("aclrtCreateEvent failed");
     std::vector<aclrtStream> streams(streams_per_thread, nullptr);
     for (auto& s : streams)
         if (aclrtCreateStream(&s) != ACL_SUCCESS) Failure("aclrtCreateStream failed");
-    streams.push_back(nullptr);  // the default stream too
+    streams.push_back(nullptr);  // the default stream (of the context) too
     std::vector<std::vector<std::unique_ptr<Job>>> pending(streams.size());
     while (std::chrono::steady_clock::now() < deadline) {
         const size_t s = rng() % streams.size();
-        if (auto job = Launch(rng, streams[s])) pending[s].push_back(std::move(job));
+        if (auto job = Launch(rng, streams[s])) {
+            if (rng() % 4 == 0) MirrorThroughEvent(*job, event, streams[(s + 1 + rng() % (streams.size() - 1)) %
+                                                                       streams.size()]);
+            pending[s].push_back(std::move(job));
+        }
         // Random synchronisation points: a stream, the device, or none yet.
         const int choice = static_cast<int>(rng() % 8);
         if (choice == 0 || pending[s].size() > 6) {
             if (aclrtSynchronizeStream(streams[s]) != ACL_SUCCESS) Failure("aclrtSynchronizeStream failed");
-            for (auto& job : pending[s]) Verify(*job, rng);
-            pending[s].clear();
+            Retire(pending[s], rng);
         } else if (choice == 1 && id == 0) {
             if (aclrtSynchronizeDevice() != ACL_SUCCESS) Failure("aclrtSynchronizeDevice failed");
         }
     }
     // Destroy the streams with work still queued: destruction waits for it, then the results must be right.
+    // Mirrors may sit on any stream, so every stream finishes before any job is checked.
     for (size_t s = 0; s < streams.size(); ++s) {
-        if (streams[s] != nullptr) {
-            if (aclrtDestroyStream(streams[s]) != ACL_SUCCESS) Failure("aclrtDestroyStream failed");
-        } else if (aclrtSynchronizeStream(nullptr) != ACL_SUCCESS) {
-            Failure("default stream sync failed");
-        }
-        for (auto& job : pending[s]) Verify(*job, rng);
+        if (aclrtSynchronizeStream(streams[s]) != ACL_SUCCESS) Failure("aclrtSynchronizeStream failed");
     }
+    for (size_t s = 0; s < streams.size(); ++s) {
+        for (auto& job : pending[s]) Verify(*job, rng);
+        pending[s].clear();
+        if (streams[s] != nullptr && aclrtDestroyStream(streams[s]) != ACL_SUCCESS) Failure("aclrtDestroyStream failed");
+    }
+    if (aclrtDestroyEvent(event) != ACL_SUCCESS) Failure("aclrtDestroyEvent failed");
+    if (context != nullptr && aclrtDestroyContext(context) != ACL_SUCCESS) Failure("aclrtDestroyContext failed");
 }
 
 double ArgOr(int argc, char** argv, const char* name, double fallback) {
