@@ -122,6 +122,8 @@ TEST(Contexts, Errors) {
     aclrtContext context = nullptr;
     EXPECT_EQ(aclrtCreateContext(nullptr, 0), ACL_ERROR_INVALID_PARAM);
     ExpectMessage("aclrtCreateContext");
+    EXPECT_EQ(std::string(aclGetRecentErrMsg()).rfind("EE1001: aclrtCreateContext: ", 0), 0u)
+        << "CANN's shape: the runtime's invalid-argument code, the API, the argument";
     EXPECT_EQ(aclrtCreateContext(&context, 1), ACL_ERROR_RT_INVALID_DEVICEID);
     ExpectMessage("deviceId 1");
     EXPECT_EQ(aclrtGetCurrentContext(nullptr), ACL_ERROR_INVALID_PARAM);

@@ -13,12 +13,17 @@ namespace {
 thread_local char t_recent_message[1024];
 }  // namespace
 
-void SetErrorMessage(const char* format, ...) {
+void SetErrorMessage(const char* code, const char* format, ...) {
+    const int prefix = std::snprintf(t_recent_message, sizeof t_recent_message, "%s: ", code);
     va_list args;
     va_start(args, format);
-    std::vsnprintf(t_recent_message, sizeof t_recent_message, format, args);
+    std::vsnprintf(t_recent_message + prefix, sizeof t_recent_message - static_cast<size_t>(prefix), format, args);
     va_end(args);
     Log(LogLevel::kError, "%s", t_recent_message);
+}
+
+void RestoreErrorMessage(const char* message) {
+    std::snprintf(t_recent_message, sizeof t_recent_message, "%s", message);
 }
 
 }  // namespace aclnn_cpu

@@ -36,7 +36,7 @@ aclnnStatus PlanElementwiseOperator(const ElementwiseRequest& request) {
                                                 {const_cast<aclTensor*>(request.validation.out.tensor)},
                                                 request.op_name);
         if (created == nullptr) {
-            SetErrorMessage("%s: cannot create the executor (out of memory).", api);
+            SetErrorMessage(aclnn_cpu::kAclnnInnerError, "%s: cannot create the executor (out of memory).", api);
             return ACLNN_ERR_INNER_CREATE_EXECUTOR;
         }
         *request.validation.workspace_size = plan->WorkspaceSize();

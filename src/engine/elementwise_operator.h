@@ -31,9 +31,9 @@ aclnnStatus GuardCBoundary(const char* api, Body&& body) noexcept {
     try {
         return body();
     } catch (const std::exception& e) {
-        SetErrorMessage("%s: %s.", api, e.what());
+        SetErrorMessage(aclnn_cpu::kAclnnInnerError, "%s: %s.", api, e.what());
     } catch (...) {
-        SetErrorMessage("%s: an unknown exception.", api);
+        SetErrorMessage(aclnn_cpu::kAclnnInnerError, "%s: an unknown exception.", api);
     }
     return ACLNN_ERR_INNER;
 }

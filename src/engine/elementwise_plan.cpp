@@ -126,7 +126,8 @@ aclnnStatus ElementwisePlan::ResolveAddresses(const char* caller, OperandPointer
         const PlanOperand& operand = operands_[k];
         const aclTensor* tensor = operand.tensor;
         if (!IsLiveTensor(tensor)) {
-            SetErrorMessage("%s: %s was destroyed before the operator ran; tensors must live until phase 2.", caller,
+            SetErrorMessage(aclnn_cpu::kAclnnParameterError,
+                            "%s: %s was destroyed before the operator ran; tensors must live until phase 2.", caller,
                             operand.name);
             return ACLNN_ERR_PARAM_INVALID;
         }
@@ -138,7 +139,8 @@ aclnnStatus ElementwisePlan::ResolveAddresses(const char* caller, OperandPointer
         const bool written_sum = summing && k == output_index();
         if (extent.numel == 0 || (shape_.numel == 0 && !written_sum)) continue;
         if (data == nullptr) {
-            SetErrorMessage("%s: %s has %lld elements but its data address is null.", caller, operand.name,
+            SetErrorMessage(aclnn_cpu::kAclnnParameterError,
+                            "%s: %s has %lld elements but its data address is null.", caller, operand.name,
                             static_cast<long long>(extent.numel));
             return ACLNN_ERR_PARAM_INVALID;
         }
@@ -146,7 +148,8 @@ aclnnStatus ElementwisePlan::ResolveAddresses(const char* caller, OperandPointer
         const uint64_t bytes = static_cast<uint64_t>(extent.end_byte - extent.first_byte);
         if (first < reinterpret_cast<uintptr_t>(data) ||
             (strict && !rt::InsideDeviceAllocation(reinterpret_cast<const void*>(first), bytes))) {
-            SetErrorMessage("%s: %s addresses bytes [%p, +%llu) (data %p, offset %lld elements), which are not "
+            SetErrorMessage(aclnn_cpu::kAclnnParameterError,
+                            "%s: %s addresses bytes [%p, +%llu) (data %p, offset %lld elements), which are not "
                             "inside one live aclrtMalloc block. Allocate it with aclrtMalloc, or set "
                             "ACLNN_CPU_STRICT_MEMORY=0 to pass host buffers.", caller, operand.name,
                             reinterpret_cast<void*>(first), static_cast<unsigned long long>(bytes),
@@ -262,7 +265,8 @@ aclnnStatus ElementwisePlan::Bind(void* workspace, uint64_t workspace_size, rt::
         *task = [plan, bases, out_address, chunks, threads]() -> aclError {
             std::unique_ptr<double[]> chunk_sums(new (std::nothrow) double[chunks > 0 ? chunks : 1]);
             if (!chunk_sums) {
-                SetErrorMessage("%s: cannot allocate %lld partial sums.", plan->phase2_name_,
+                SetErrorMessage(aclnn_cpu::kAclnnInnerError,
+                                "%s: cannot allocate %lld partial sums.", plan->phase2_name_,
                                 static_cast<long long>(chunks));
                 return ACL_ERROR_RT_MEMORY_ALLOCATION;
             }
@@ -292,7 +296,8 @@ aclnnStatus ElementwisePlan::Bind(void* workspace, uint64_t workspace_size, rt::
         if (buffer == nullptr) {
             owned.reset(new (std::nothrow) char[staging_bytes]);
             if (!owned) {
-                SetErrorMessage("%s: cannot allocate %llu bytes to stage an out that overlaps an input.",
+                SetErrorMessage(aclnn_cpu::kAclnnInnerError,
+                                "%s: cannot allocate %llu bytes to stage an out that overlaps an input.",
                                 plan->phase2_name_, static_cast<unsigned long long>(staging_bytes));
                 return ACL_ERROR_RT_MEMORY_ALLOCATION;
             }

@@ -33,11 +33,13 @@ aclnnStatus SetAddress(const char* caller, aclOpExecutor* executor, size_t index
     // As in CANN, the address is stored into the tensor before the executor is looked at.
     if (tensor != nullptr) tensor->data = addr;
     if (executor == nullptr || tensor == nullptr) {
-        SetErrorMessage("%s: Expected a proper %s but got null", caller, executor == nullptr ? "executor" : "tensor");
+        SetErrorMessage(aclnn_cpu::kAclnnParameterError,
+                        "%s: Expected a proper %s but got null", caller, executor == nullptr ? "executor" : "tensor");
         return ACLNN_ERR_INNER_NULLPTR;
     }
     if (!IsLive(executor)) {
-        SetErrorMessage("%s: executor %p is not live (already run, or destroyed)", caller,
+        SetErrorMessage(aclnn_cpu::kAclnnParameterError,
+                        "%s: executor %p is not live (already run, or destroyed)", caller,
                         static_cast<void*>(executor));
         return ACLNN_ERR_PARAM_INVALID;
     }
@@ -46,12 +48,14 @@ aclnnStatus SetAddress(const char* caller, aclOpExecutor* executor, size_t index
     if (role != TensorRole::kInput)
         candidates.insert(candidates.end(), executor->outputs.begin(), executor->outputs.end());
     if (index >= candidates.size()) {
-        SetErrorMessage("%s: index %zu is out of range; %s has %zu such tensors", caller, index, executor->op_name,
+        SetErrorMessage(aclnn_cpu::kAclnnParameterError,
+                        "%s: index %zu is out of range; %s has %zu such tensors", caller, index, executor->op_name,
                         candidates.size());
         return ACLNN_ERR_PARAM_INVALID;
     }
     if (candidates[index] != tensor) {
-        SetErrorMessage("%s: tensor %p is not tensor #%zu of this %s executor, so the new address would not be used",
+        SetErrorMessage(aclnn_cpu::kAclnnParameterError,
+                        "%s: tensor %p is not tensor #%zu of this %s executor, so the new address would not be used",
                         caller, static_cast<void*>(tensor), index, executor->op_name);
         return ACLNN_ERR_PARAM_INVALID;
     }
@@ -60,11 +64,12 @@ aclnnStatus SetAddress(const char* caller, aclOpExecutor* executor, size_t index
 
 aclnnStatus NoTensorLists(const char* caller, aclOpExecutor* executor, aclTensorList* tensors) {
     if (executor == nullptr || tensors == nullptr) {
-        SetErrorMessage("%s: Expected a proper %s but got null", caller,
+        SetErrorMessage(aclnn_cpu::kAclnnParameterError, "%s: Expected a proper %s but got null", caller,
                         executor == nullptr ? "executor" : "tensor list");
         return ACLNN_ERR_INNER_NULLPTR;
     }
-    SetErrorMessage("%s: the operators of aclnn-cpu take no tensor-list arguments", caller);
+    SetErrorMessage(aclnn_cpu::kAclnnParameterError,
+                    "%s: the operators of aclnn-cpu take no tensor-list arguments", caller);
     return ACLNN_ERR_PARAM_INVALID;
 }
 
@@ -90,26 +95,30 @@ aclOpExecutor* CreateExecutor(std::shared_ptr<const OpPlan> plan, std::vector<ac
 aclnnStatus RunExecutor(void* workspace, uint64_t workspace_size, aclOpExecutor* executor, aclrtStream stream,
                         const char* caller) {
     if (executor == nullptr) {
-        SetErrorMessage("%s: Expected a proper executor but got null for argument executor.", caller);
+        SetErrorMessage(aclnn_cpu::kAclnnParameterError,
+                        "%s: Expected a proper executor but got null for argument executor.", caller);
         return ACLNN_ERR_PARAM_NULLPTR;
     }
     if (!IsLive(executor)) {
-        SetErrorMessage("%s: executor %p is not live: a single-use executor is consumed by its first run, and a "
+        SetErrorMessage(aclnn_cpu::kAclnnParameterError,
+                        "%s: executor %p is not live: a single-use executor is consumed by its first run, and a "
                         "destroyed one cannot run", caller, static_cast<void*>(executor));
         return ACLNN_ERR_PARAM_INVALID;
     }
     const uint64_t needed = executor->plan->WorkspaceSize();
     aclnnStatus status = ACLNN_SUCCESS;
     if (workspace_size > 0 && workspace == nullptr) {
-        SetErrorMessage("%s: workspaceSize is %llu but workspace is null", caller,
+        SetErrorMessage(aclnn_cpu::kAclnnParameterError, "%s: workspaceSize is %llu but workspace is null", caller,
                         static_cast<unsigned long long>(workspace_size));
         status = ACLNN_ERR_PARAM_NULLPTR;
     } else if (workspace_size < needed) {
-        SetErrorMessage("%s: workspaceSize %llu is smaller than the %llu bytes phase 1 asked for", caller,
+        SetErrorMessage(aclnn_cpu::kAclnnParameterError,
+                        "%s: workspaceSize %llu is smaller than the %llu bytes phase 1 asked for", caller,
                         static_cast<unsigned long long>(workspace_size), static_cast<unsigned long long>(needed));
         status = ACLNN_ERR_PARAM_INVALID;
     } else if (needed > 0 && StrictMemoryChecks() && !rt::InsideDeviceAllocation(workspace, needed)) {
-        SetErrorMessage("%s: workspace [%p, +%llu bytes) is not inside one live aclrtMalloc block", caller, workspace,
+        SetErrorMessage(aclnn_cpu::kAclnnParameterError,
+                        "%s: workspace [%p, +%llu bytes) is not inside one live aclrtMalloc block", caller, workspace,
                         static_cast<unsigned long long>(needed));
         status = ACLNN_ERR_PARAM_INVALID;
     } else {
@@ -123,7 +132,7 @@ aclnnStatus RunExecutor(void* workspace, uint64_t workspace_size, aclOpExecutor*
                 else if (enqueued != ACL_SUCCESS) status = ACLNN_ERR_INNER;
             }
         } catch (const std::exception& e) {
-            SetErrorMessage("%s: %s", caller, e.what());
+            SetErrorMessage(aclnn_cpu::kAclnnParameterError, "%s: %s", caller, e.what());
             status = ACLNN_ERR_INNER;
         }
     }
@@ -148,11 +157,13 @@ aclnnStatus aclnnFinalize(void) { return ACLNN_SUCCESS; }
 
 aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor* executor) {
     if (executor == nullptr) {
-        aclnn_cpu::SetErrorMessage("aclSetAclOpExecutorRepeatable: Expected a proper executor but got null");
+        aclnn_cpu::SetErrorMessage(aclnn_cpu::kAclnnParameterError,
+                        "aclSetAclOpExecutorRepeatable: Expected a proper executor but got null");
         return ACLNN_ERR_INNER_NULLPTR;
     }
     if (!aclnn_cpu::IsLive(executor)) {
-        aclnn_cpu::SetErrorMessage("aclSetAclOpExecutorRepeatable: executor %p is not live (already run, or "
+        aclnn_cpu::SetErrorMessage(aclnn_cpu::kAclnnParameterError,
+                        "aclSetAclOpExecutorRepeatable: executor %p is not live (already run, or "
                                    "destroyed)", static_cast<void*>(executor));
         return ACLNN_ERR_PARAM_INVALID;
     }
@@ -162,16 +173,19 @@ aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor* executor) {
 
 aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor* executor) {
     if (executor == nullptr) {
-        aclnn_cpu::SetErrorMessage("aclDestroyAclOpExecutor: Expected a proper executor but got null");
+        aclnn_cpu::SetErrorMessage(aclnn_cpu::kAclnnParameterError,
+                        "aclDestroyAclOpExecutor: Expected a proper executor but got null");
         return ACLNN_ERR_INNER_NULLPTR;
     }
     if (!aclnn_cpu::IsLive(executor)) {
-        aclnn_cpu::SetErrorMessage("aclDestroyAclOpExecutor: executor %p is not live (already run, or destroyed)",
+        aclnn_cpu::SetErrorMessage(aclnn_cpu::kAclnnParameterError,
+                        "aclDestroyAclOpExecutor: executor %p is not live (already run, or destroyed)",
                                    static_cast<void*>(executor));
         return ACLNN_ERR_PARAM_INVALID;
     }
     if (!executor->repeatable) {
-        aclnn_cpu::SetErrorMessage("aclDestroyAclOpExecutor: executor %p is not repeatable; phase 2 frees it",
+        aclnn_cpu::SetErrorMessage(aclnn_cpu::kAclnnParameterError,
+                        "aclDestroyAclOpExecutor: executor %p is not repeatable; phase 2 frees it",
                                    static_cast<void*>(executor));
         return ACLNN_ERR_PARAM_INVALID;
     }

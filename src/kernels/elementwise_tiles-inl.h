@@ -503,8 +503,9 @@ void BlockedTile(const KernelConfig& config, const engine::Tile& tile, SumAccumu
                 StoreAsType<false>(df, out_type, r, direct + i * out.size);
             });
         } else {
-            ComputeBlock<Op>(config, ops, values, padded,
-                             [&](int64_t i, hn::Vec<DF> r) { StoreAsType<false>(df, out_type, r, raw + i * out.size); });
+            ComputeBlock<Op>(config, ops, values, padded, [&](int64_t i, hn::Vec<DF> r) {
+                StoreAsType<false>(df, out_type, r, raw + i * out.size);
+            });
             Scatter(raw, out, tile.inner_size, first, len);
         }
     };

@@ -15,7 +15,8 @@ bool g_finalized = false;
 
 bool IsHostDevice(int32_t device_id, const char* caller) {
     if (device_id == 0) return true;
-    aclnn_cpu::SetErrorMessage("%s: deviceId %d is invalid; aclnn-cpu has one device, the host, with id 0", caller,
+    aclnn_cpu::SetErrorMessage(aclnn_cpu::kRuntimeArgumentError,
+                    "%s: deviceId %d is invalid; aclnn-cpu has one device, the host, with id 0", caller,
                                device_id);
     return false;
 }
@@ -27,13 +28,15 @@ extern "C" {
 aclError aclInit(const char* configPath) {
     std::lock_guard lock(g_state_mutex);
     if (g_initialized) {
-        aclnn_cpu::SetErrorMessage("aclInit: AscendCL is already initialized; call aclFinalize first");
+        aclnn_cpu::SetErrorMessage(aclnn_cpu::kRuntimeArgumentError,
+                        "aclInit: AscendCL is already initialized; call aclFinalize first");
         return ACL_ERROR_REPEAT_INITIALIZE;
     }
     if (configPath != nullptr && configPath[0] != '\0') {
         struct stat info;
         if (stat(configPath, &info) != 0 || !S_ISREG(info.st_mode)) {
-            aclnn_cpu::SetErrorMessage("aclInit: configPath \"%s\" is not a readable file", configPath);
+            aclnn_cpu::SetErrorMessage(aclnn_cpu::kRuntimeArgumentError,
+                            "aclInit: configPath \"%s\" is not a readable file", configPath);
             return ACL_ERROR_INVALID_FILE;
         }
     }
@@ -46,7 +49,8 @@ aclError aclFinalize(void) {
     {
         std::lock_guard lock(g_state_mutex);
         if (!g_initialized) {
-            aclnn_cpu::SetErrorMessage(g_finalized ? "aclFinalize: AscendCL is already finalized"
+            aclnn_cpu::SetErrorMessage(aclnn_cpu::kRuntimeArgumentError,
+                            g_finalized ? "aclFinalize: AscendCL is already finalized"
                                                    : "aclFinalize: AscendCL was never initialized");
             return ACL_ERROR_REPEAT_FINALIZE;
         }
@@ -61,7 +65,7 @@ aclError aclFinalize(void) {
 
 aclError aclrtGetVersion(int32_t* majorVersion, int32_t* minorVersion, int32_t* patchVersion) {
     if (majorVersion == nullptr || minorVersion == nullptr || patchVersion == nullptr) {
-        aclnn_cpu::SetErrorMessage("aclrtGetVersion: an output pointer is null");
+        aclnn_cpu::SetErrorMessage(aclnn_cpu::kRuntimeArgumentError, "aclrtGetVersion: an output pointer is null");
         return ACL_ERROR_INVALID_PARAM;
     }
     *majorVersion = ACL_MAJOR_VERSION;
@@ -85,7 +89,7 @@ aclError aclrtResetDevice(int32_t deviceId) {
 
 aclError aclrtGetDevice(int32_t* deviceId) {
     if (deviceId == nullptr) {
-        aclnn_cpu::SetErrorMessage("aclrtGetDevice: deviceId is null");
+        aclnn_cpu::SetErrorMessage(aclnn_cpu::kRuntimeArgumentError, "aclrtGetDevice: deviceId is null");
         return ACL_ERROR_INVALID_PARAM;
     }
     *deviceId = 0;
@@ -94,7 +98,7 @@ aclError aclrtGetDevice(int32_t* deviceId) {
 
 aclError aclrtGetDeviceCount(uint32_t* count) {
     if (count == nullptr) {
-        aclnn_cpu::SetErrorMessage("aclrtGetDeviceCount: count is null");
+        aclnn_cpu::SetErrorMessage(aclnn_cpu::kRuntimeArgumentError, "aclrtGetDeviceCount: count is null");
         return ACL_ERROR_INVALID_PARAM;
     }
     *count = 1;
@@ -103,7 +107,7 @@ aclError aclrtGetDeviceCount(uint32_t* count) {
 
 aclError aclrtGetRunMode(aclrtRunMode* runMode) {
     if (runMode == nullptr) {
-        aclnn_cpu::SetErrorMessage("aclrtGetRunMode: runMode is null");
+        aclnn_cpu::SetErrorMessage(aclnn_cpu::kRuntimeArgumentError, "aclrtGetRunMode: runMode is null");
         return ACL_ERROR_INVALID_PARAM;
     }
     *runMode = ACL_HOST;

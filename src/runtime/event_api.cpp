@@ -32,7 +32,8 @@ std::shared_ptr<Event> FindEvent(aclrtEvent handle, const char* caller, const ch
         if (it != g_events->events.end()) found = it->second;
     }
     if (!found) {
-        SetErrorMessage("%s: %s %p is not a live event (never created, or already destroyed)", caller, argument,
+        SetErrorMessage(aclnn_cpu::kRuntimeArgumentError,
+                        "%s: %s %p is not a live event (never created, or already destroyed)", caller, argument,
                         handle);
     }
     return found;
@@ -40,7 +41,7 @@ std::shared_ptr<Event> FindEvent(aclrtEvent handle, const char* caller, const ch
 
 aclError CreateEvent(aclrtEvent* event, bool timing, const char* caller) {
     if (event == nullptr) {
-        SetErrorMessage("%s: event is null", caller);
+        SetErrorMessage(aclnn_cpu::kRuntimeArgumentError, "%s: event is null", caller);
         return ACL_ERROR_INVALID_PARAM;
     }
     try {
@@ -50,7 +51,7 @@ aclError CreateEvent(aclrtEvent* event, bool timing, const char* caller) {
         g_events->events.emplace(handle, std::move(created));
         *event = handle;
     } catch (const std::exception& e) {
-        SetErrorMessage("%s: cannot create an event: %s", caller, e.what());
+        SetErrorMessage(aclnn_cpu::kRuntimeInnerError, "%s: cannot create an event: %s", caller, e.what());
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
     return ACL_SUCCESS;
@@ -67,7 +68,8 @@ aclError aclrtCreateEvent(aclrtEvent* event) { return CreateEvent(event, true, "
 
 aclError aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag) {
     if ((flag & ~kKnownEventFlags) != 0) {
-        SetErrorMessage("aclrtCreateEventWithFlag: flag 0x%x has bits that are no ACL_EVENT_* flag", flag);
+        SetErrorMessage(aclnn_cpu::kRuntimeArgumentError,
+                        "aclrtCreateEventWithFlag: flag 0x%x has bits that are no ACL_EVENT_* flag", flag);
         return ACL_ERROR_INVALID_PARAM;
     }
     return CreateEvent(event, (flag & ACL_EVENT_TIME_LINE) != 0, "aclrtCreateEventWithFlag");
@@ -76,7 +78,8 @@ aclError aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag) {
 aclError aclrtDestroyEvent(aclrtEvent event) {
     std::lock_guard lock(g_events->mutex);
     if (g_events->events.erase(event) == 0) {
-        SetErrorMessage("aclrtDestroyEvent: event %p is not a live event (never created, or already destroyed)",
+        SetErrorMessage(aclnn_cpu::kRuntimeArgumentError,
+                        "aclrtDestroyEvent: event %p is not a live event (never created, or already destroyed)",
                         event);
         return ACL_ERROR_RT_PARAM_INVALID;
     }
@@ -131,7 +134,7 @@ aclError aclrtSynchronizeEvent(aclrtEvent event) {
 
 aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* status) {
     if (status == nullptr) {
-        SetErrorMessage("aclrtQueryEventStatus: status is null");
+        SetErrorMessage(aclnn_cpu::kRuntimeArgumentError, "aclrtQueryEventStatus: status is null");
         return ACL_ERROR_INVALID_PARAM;
     }
     std::shared_ptr<Event> found = FindEvent(event, "aclrtQueryEventStatus", "event");
@@ -143,7 +146,7 @@ aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* statu
 
 aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endEvent) {
     if (ms == nullptr) {
-        SetErrorMessage("aclrtEventElapsedTime: ms is null");
+        SetErrorMessage(aclnn_cpu::kRuntimeArgumentError, "aclrtEventElapsedTime: ms is null");
         return ACL_ERROR_INVALID_PARAM;
     }
     std::shared_ptr<Event> start = FindEvent(startEvent, "aclrtEventElapsedTime", "startEvent");
@@ -154,19 +157,22 @@ aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endE
     Event::Clock::time_point times[2];
     for (int i = 0; i < 2; ++i) {
         if (!events[i].first->timing()) {
-            SetErrorMessage("aclrtEventElapsedTime: %s was created without ACL_EVENT_TIME_LINE, so it keeps no time",
+            SetErrorMessage(aclnn_cpu::kRuntimeArgumentError,
+                            "aclrtEventElapsedTime: %s was created without ACL_EVENT_TIME_LINE, so it keeps no time",
                             events[i].second);
             return ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID;
         }
         if (!events[i].first->RecordedTime(&times[i])) {
-            SetErrorMessage("aclrtEventElapsedTime: %s has no completed record (never recorded, still pending, or "
+            SetErrorMessage(aclnn_cpu::kRuntimeArgumentError,
+                            "aclrtEventElapsedTime: %s has no completed record (never recorded, still pending, or "
                             "reset); synchronise its stream first", events[i].second);
             return ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID;
         }
     }
     const double elapsed = std::chrono::duration<double, std::milli>(times[1] - times[0]).count();
     if (elapsed < 0) {
-        SetErrorMessage("aclrtEventElapsedTime: endEvent completed %.3f ms before startEvent", -elapsed);
+        SetErrorMessage(aclnn_cpu::kRuntimeArgumentError,
+                        "aclrtEventElapsedTime: endEvent completed %.3f ms before startEvent", -elapsed);
         return ACL_ERROR_RT_EVENT_TIMESTAMP_REVERSAL;
     }
     *ms = static_cast<float>(elapsed);

@@ -71,16 +71,18 @@ aclError CheckCopy(const char* caller, void* dst, size_t destMax, const void* sr
         return ACL_SUCCESS;
     }
     if (dst == nullptr || src == nullptr) {
-        SetErrorMessage("%s: %s is null", caller, dst == nullptr ? "dst" : "src");
+        SetErrorMessage(aclnn_cpu::kRuntimeArgumentError, "%s: %s is null", caller, dst == nullptr ? "dst" : "src");
         return ACL_ERROR_INVALID_PARAM;
     }
     if (static_cast<int>(kind) < ACL_MEMCPY_HOST_TO_HOST || static_cast<int>(kind) > ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE) {
-        SetErrorMessage("%s: kind %d is not supported (expected ACL_MEMCPY_HOST_TO_HOST .. "
+        SetErrorMessage(aclnn_cpu::kRuntimeArgumentError,
+                        "%s: kind %d is not supported (expected ACL_MEMCPY_HOST_TO_HOST .. "
                         "ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE)", caller, static_cast<int>(kind));
         return ACL_ERROR_INVALID_PARAM;
     }
     if (count > destMax) {
-        SetErrorMessage("%s: count %zu is larger than destMax %zu", caller, count, destMax);
+        SetErrorMessage(aclnn_cpu::kRuntimeArgumentError,
+                        "%s: count %zu is larger than destMax %zu", caller, count, destMax);
         return ACL_ERROR_RT_PARAM_INVALID;
     }
     if (aclnn_cpu::StrictMemoryChecks()) {
@@ -88,12 +90,14 @@ aclError CheckCopy(const char* caller, void* dst, size_t destMax, const void* sr
                                    kind == ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE;
         const bool src_on_device = kind == ACL_MEMCPY_DEVICE_TO_HOST || kind == ACL_MEMCPY_DEVICE_TO_DEVICE;
         if (dst_on_device && !DeviceAllocations().Contains(dst, count)) {
-            SetErrorMessage("%s: dst [%p, +%zu bytes) is not inside one live aclrtMalloc block (kind %s)", caller, dst,
+            SetErrorMessage(aclnn_cpu::kRuntimeArgumentError,
+                            "%s: dst [%p, +%zu bytes) is not inside one live aclrtMalloc block (kind %s)", caller, dst,
                             count, KindName(kind));
             return ACL_ERROR_RT_PARAM_INVALID;
         }
         if (src_on_device && !DeviceAllocations().Contains(src, count)) {
-            SetErrorMessage("%s: src [%p, +%zu bytes) is not inside one live aclrtMalloc block (kind %s)", caller, src,
+            SetErrorMessage(aclnn_cpu::kRuntimeArgumentError,
+                            "%s: src [%p, +%zu bytes) is not inside one live aclrtMalloc block (kind %s)", caller, src,
                             count, KindName(kind));
             return ACL_ERROR_RT_PARAM_INVALID;
         }
@@ -106,17 +110,19 @@ aclError CheckSet(const char* caller, void* devPtr, size_t maxCount, size_t coun
     *nothing_to_do = count == 0;
     if (count == 0) return ACL_SUCCESS;
     if (devPtr == nullptr) {
-        SetErrorMessage("%s: devPtr is null", caller);
+        SetErrorMessage(aclnn_cpu::kRuntimeArgumentError, "%s: devPtr is null", caller);
         return ACL_ERROR_INVALID_PARAM;
     }
     if (count > maxCount) {
-        SetErrorMessage("%s: count %zu is larger than maxCount %zu", caller, count, maxCount);
+        SetErrorMessage(aclnn_cpu::kRuntimeArgumentError,
+                        "%s: count %zu is larger than maxCount %zu", caller, count, maxCount);
         return ACL_ERROR_RT_PARAM_INVALID;
     }
     // Memset works on host memory too; but a range that starts in a device block must stay inside it.
     if (aclnn_cpu::StrictMemoryChecks() && DeviceAllocations().Owns(devPtr) &&
         !DeviceAllocations().Contains(devPtr, count)) {
-        SetErrorMessage("%s: [%p, +%zu bytes) runs past the end of its aclrtMalloc block", caller, devPtr, count);
+        SetErrorMessage(aclnn_cpu::kRuntimeArgumentError,
+                        "%s: [%p, +%zu bytes) runs past the end of its aclrtMalloc block", caller, devPtr, count);
         return ACL_ERROR_RT_PARAM_INVALID;
     }
     return ACL_SUCCESS;
@@ -126,23 +132,24 @@ aclError CheckSet(const char* caller, void* devPtr, size_t maxCount, size_t coun
 aclError AllocateRegistered(const char* caller, const char* argument, aclnn_cpu::rt::AllocationRegistry& registry,
                             void** pointer, size_t size, bool prefer_huge_pages) {
     if (pointer == nullptr) {
-        SetErrorMessage("%s: %s is null", caller, argument);
+        SetErrorMessage(aclnn_cpu::kRuntimeArgumentError, "%s: %s is null", caller, argument);
         return ACL_ERROR_INVALID_PARAM;
     }
     if (size == 0) {
-        SetErrorMessage("%s: size is 0", caller);
+        SetErrorMessage(aclnn_cpu::kRuntimeArgumentError, "%s: size is 0", caller);
         return ACL_ERROR_INVALID_PARAM;
     }
     void* block = AllocateAligned(size, prefer_huge_pages);
     if (block == nullptr) {
-        SetErrorMessage("%s: cannot allocate %zu bytes", caller, size);
+        SetErrorMessage(aclnn_cpu::kRuntimeInnerError, "%s: cannot allocate %zu bytes", caller, size);
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
     try {
         registry.Add(block, size);
     } catch (const std::bad_alloc&) {
         std::free(block);
-        SetErrorMessage("%s: out of memory while registering a block of %zu bytes", caller, size);
+        SetErrorMessage(aclnn_cpu::kRuntimeInnerError,
+                        "%s: out of memory while registering a block of %zu bytes", caller, size);
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
     *pointer = block;
@@ -154,12 +161,13 @@ aclError AllocateRegistered(const char* caller, const char* argument, aclnn_cpu:
 aclError FreeRegistered(const char* caller, const char* argument, const char* allocator,
                         aclnn_cpu::rt::AllocationRegistry& registry, void* pointer) {
     if (pointer == nullptr) {
-        SetErrorMessage("%s: %s is null", caller, argument);
+        SetErrorMessage(aclnn_cpu::kRuntimeArgumentError, "%s: %s is null", caller, argument);
         return ACL_ERROR_INVALID_PARAM;
     }
     aclnn_cpu::rt::SynchronizeAllStreams(false);
     if (!registry.Remove(pointer)) {
-        SetErrorMessage("%s: %p is not the start of a live %s block (double free, or not from %s)", caller, pointer,
+        SetErrorMessage(aclnn_cpu::kRuntimeArgumentError,
+                        "%s: %p is not the start of a live %s block (double free, or not from %s)", caller, pointer,
                         allocator, allocator);
         return ACL_ERROR_RT_PARAM_INVALID;
     }
@@ -212,7 +220,7 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t cou
             },
             "aclrtMemcpyAsync");
     } catch (const std::bad_alloc&) {  // building the task
-        SetErrorMessage("aclrtMemcpyAsync: out of memory");
+        SetErrorMessage(aclnn_cpu::kRuntimeInnerError, "aclrtMemcpyAsync: out of memory");
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
 }
@@ -237,7 +245,7 @@ aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t c
             },
             "aclrtMemsetAsync");
     } catch (const std::bad_alloc&) {  // building the task
-        SetErrorMessage("aclrtMemsetAsync: out of memory");
+        SetErrorMessage(aclnn_cpu::kRuntimeInnerError, "aclrtMemsetAsync: out of memory");
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
 }

@@ -41,7 +41,7 @@ aclError Stream::Execute(Task& task) {
     try {
         status = task();
     } catch (const std::exception& e) {
-        SetErrorMessage("stream task failed: %s", e.what());
+        SetErrorMessage(aclnn_cpu::kRuntimeInnerError, "stream task failed: %s", e.what());
         status = ACL_ERROR_RT_INTERNAL_ERROR;
     }
     task = nullptr;  // release what the task captured before reporting idle
@@ -77,7 +77,7 @@ aclError Stream::Synchronize() {
     }
     aclError failure = first_failure_;
     first_failure_ = ACL_SUCCESS;
-    if (failure != ACL_SUCCESS) SetErrorMessage("%s", first_failure_message_.c_str());
+    if (failure != ACL_SUCCESS) RestoreErrorMessage(first_failure_message_.c_str());
     return failure;
 }
 
@@ -87,7 +87,7 @@ aclError Stream::SynchronizeWithTimeout(std::chrono::milliseconds timeout) {
         return ACL_ERROR_RT_STREAM_SYNC_TIMEOUT;
     aclError failure = first_failure_;
     first_failure_ = ACL_SUCCESS;
-    if (failure != ACL_SUCCESS) SetErrorMessage("%s", first_failure_message_.c_str());
+    if (failure != ACL_SUCCESS) RestoreErrorMessage(first_failure_message_.c_str());
     return failure;
 }
 

@@ -161,7 +161,8 @@ aclError EnqueueOnStream(aclrtStream handle, Task task, const char* caller, bool
     try {
         std::shared_ptr<Stream> stream = FindStream(handle);
         if (!stream) {
-            SetErrorMessage("%s: stream %p is not a live stream (never created, or already destroyed)", caller,
+            SetErrorMessage(aclnn_cpu::kRuntimeArgumentError,
+                            "%s: stream %p is not a live stream (never created, or already destroyed)", caller,
                             handle);
             return ACL_ERROR_INVALID_PARAM;
         }
@@ -169,7 +170,8 @@ aclError EnqueueOnStream(aclrtStream handle, Task task, const char* caller, bool
         stream->Enqueue(std::move(task));
     } catch (const std::exception& e) {
         // Out of memory for the queue, or no thread for the default stream's worker.
-        SetErrorMessage("%s: cannot enqueue work on stream %p: %s", caller, handle, e.what());
+        SetErrorMessage(aclnn_cpu::kRuntimeInnerError,
+                        "%s: cannot enqueue work on stream %p: %s", caller, handle, e.what());
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
     return ACL_SUCCESS;

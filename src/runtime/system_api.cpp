@@ -53,11 +53,12 @@ const char* aclrtGetSocName(void) { return "aclnn-cpu"; }
 
 aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int64_t* value) {
     if (value == nullptr) {
-        SetErrorMessage("aclGetDeviceCapability: value is null");
+        SetErrorMessage(aclnn_cpu::kRuntimeArgumentError, "aclGetDeviceCapability: value is null");
         return ACL_ERROR_INVALID_PARAM;
     }
     if (deviceId != 0) {
-        SetErrorMessage("aclGetDeviceCapability: deviceId %u is invalid; aclnn-cpu has one device, the host, with "
+        SetErrorMessage(aclnn_cpu::kRuntimeArgumentError,
+                        "aclGetDeviceCapability: deviceId %u is invalid; aclnn-cpu has one device, the host, with "
                         "id 0", deviceId);
         return ACL_ERROR_RT_INVALID_DEVICEID;
     }
@@ -72,7 +73,8 @@ aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int
         case ACL_DEVICE_INFO_VECTOR_CORE_NUM: *value = 0; return ACL_SUCCESS;
         case ACL_DEVICE_INFO_L2_SIZE: *value = LastLevelCacheBytes(); return ACL_SUCCESS;
         default:
-            SetErrorMessage("aclGetDeviceCapability: deviceInfo %d is not an aclDeviceInfo this runtime reports "
+            SetErrorMessage(aclnn_cpu::kRuntimeArgumentError,
+                            "aclGetDeviceCapability: deviceInfo %d is not an aclDeviceInfo this runtime reports "
                             "(AI_CORE_NUM, VECTOR_CORE_NUM, L2_SIZE)", info);
             return ACL_ERROR_INVALID_PARAM;
     }
@@ -82,15 +84,17 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
     int32_t code;
     std::memcpy(&code, &attr, sizeof code);
     if (code < ACL_DDR_MEM || code > ACL_MEM_P2P_HUGE1G) {
-        SetErrorMessage("aclrtGetMemInfo: attr %d is not an aclrtMemAttr", code);
+        SetErrorMessage(aclnn_cpu::kRuntimeArgumentError, "aclrtGetMemInfo: attr %d is not an aclrtMemAttr", code);
         return ACL_ERROR_INVALID_PARAM;
     }
     if (free == nullptr || total == nullptr) {
-        SetErrorMessage("aclrtGetMemInfo: %s is null", free == nullptr ? "free" : "total");
+        SetErrorMessage(aclnn_cpu::kRuntimeArgumentError,
+                        "aclrtGetMemInfo: %s is null", free == nullptr ? "free" : "total");
         return ACL_ERROR_INVALID_PARAM;
     }
     if (!ReadHostMemory(total, free)) {
-        SetErrorMessage("aclrtGetMemInfo: cannot read the host's memory figures from /proc/meminfo");
+        SetErrorMessage(aclnn_cpu::kRuntimeInnerError,
+                        "aclrtGetMemInfo: cannot read the host's memory figures from /proc/meminfo");
         return ACL_ERROR_RT_INTERNAL_ERROR;
     }
     return ACL_SUCCESS;
@@ -98,7 +102,7 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
 
 aclError aclrtPointerGetAttributes(const void* ptr, aclrtPtrAttributes* attributes) {
     if (attributes == nullptr) {
-        SetErrorMessage("aclrtPointerGetAttributes: attributes is null");
+        SetErrorMessage(aclnn_cpu::kRuntimeArgumentError, "aclrtPointerGetAttributes: attributes is null");
         return ACL_ERROR_INVALID_PARAM;
     }
     aclrtPtrAttributes result;
@@ -119,7 +123,8 @@ aclError aclrtPointerGetAttributes(const void* ptr, aclrtPtrAttributes* attribut
 
 aclError aclsysGetVersionStr(char* pkgName, char* versionStr) {
     if (pkgName == nullptr || versionStr == nullptr) {
-        SetErrorMessage("aclsysGetVersionStr: %s is null", pkgName == nullptr ? "pkgName" : "versionStr");
+        SetErrorMessage(aclnn_cpu::kRuntimeArgumentError,
+                        "aclsysGetVersionStr: %s is null", pkgName == nullptr ? "pkgName" : "versionStr");
         return ACL_ERROR_INVALID_PARAM;
     }
     std::snprintf(versionStr, ACL_PKG_VERSION_MAX_SIZE, "%s", ACLNN_CPU_VERSION);

@@ -12,7 +12,7 @@ namespace {
 template <typename T>
 aclnnStatus GetSize(const char* caller, const T* object, uint64_t* size, uint64_t value_if_set) {
     if (object == nullptr || size == nullptr) {
-        aclnn_cpu::SetErrorMessage("%s: Expected a proper %s but got null", caller,
+        aclnn_cpu::SetErrorMessage(aclnn_cpu::kAclnnParameterError, "%s: Expected a proper %s but got null", caller,
                                    object == nullptr ? "array" : "size pointer");
         return ACLNN_ERR_PARAM_NULLPTR;
     }
@@ -23,7 +23,7 @@ aclnnStatus GetSize(const char* caller, const T* object, uint64_t* size, uint64_
 template <typename Array, typename T>
 Array* CreateArray(const char* caller, const T* value, uint64_t size) {
     if (value == nullptr && size > 0) {
-        aclnn_cpu::SetErrorMessage("%s: value is null but size is %llu", caller,
+        aclnn_cpu::SetErrorMessage(aclnn_cpu::kAclnnParameterError, "%s: value is null but size is %llu", caller,
                                    static_cast<unsigned long long>(size));
         return nullptr;
     }
@@ -42,7 +42,7 @@ Array* CreateArray(const char* caller, const T* value, uint64_t size) {
 template <typename List, typename Element>
 List* CreateList(const char* caller, const Element* const* value, uint64_t size) {
     if (value == nullptr && size > 0) {
-        aclnn_cpu::SetErrorMessage("%s: value is null but size is %llu", caller,
+        aclnn_cpu::SetErrorMessage(aclnn_cpu::kAclnnParameterError, "%s: value is null but size is %llu", caller,
                                    static_cast<unsigned long long>(size));
         return nullptr;
     }
@@ -64,7 +64,8 @@ extern "C" {
 aclScalar* aclCreateScalar(void* value, aclDataType dataType) {
     const size_t size = aclDataTypeSize(dataType);
     if (value == nullptr || size == 0 || size > sizeof(aclScalar::value)) {
-        aclnn_cpu::SetErrorMessage("aclCreateScalar: %s", value == nullptr ? "value is null"
+        aclnn_cpu::SetErrorMessage(aclnn_cpu::kAclnnParameterError,
+                        "aclCreateScalar: %s", value == nullptr ? "value is null"
                                                                           : "dataType has no scalar representation");
         return nullptr;
     }

@@ -32,7 +32,7 @@ void Fill(aclTensor* tensor, const int64_t* viewDims, uint64_t viewDimsNum, aclD
 aclnnStatus CopyOut(const char* caller, const std::vector<int64_t>& values, int64_t** array, uint64_t* count) {
     int64_t* copy = new (std::nothrow) int64_t[values.empty() ? 1 : values.size()];
     if (copy == nullptr) {
-        SetErrorMessage("%s: out of memory", caller);
+        SetErrorMessage(aclnn_cpu::kAclnnInnerError, "%s: out of memory", caller);
         return ACLNN_ERR_INNER;
     }
     std::copy(values.begin(), values.end(), copy);
@@ -43,7 +43,8 @@ aclnnStatus CopyOut(const char* caller, const std::vector<int64_t>& values, int6
 
 bool NullArgument(const char* caller, const void* tensor, const void* output) {
     if (tensor != nullptr && output != nullptr) return false;
-    SetErrorMessage("%s: Expected a proper %s but got null", caller, tensor == nullptr ? "tensor" : "output pointer");
+    SetErrorMessage(aclnn_cpu::kAclnnParameterError,
+                    "%s: Expected a proper %s but got null", caller, tensor == nullptr ? "tensor" : "output pointer");
     return true;
 }
 
@@ -71,7 +72,7 @@ aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDat
                            int64_t offset, aclFormat format, const int64_t* storageDims, uint64_t storageDimsNum,
                            void* tensorData) {
     if ((viewDims == nullptr && viewDimsNum > 0) || (storageDims == nullptr && storageDimsNum > 0)) {
-        aclnn_cpu::SetErrorMessage("aclCreateTensor: %s is null but its count is %llu",
+        aclnn_cpu::SetErrorMessage(aclnn_cpu::kAclnnParameterError, "aclCreateTensor: %s is null but its count is %llu",
                                    viewDims == nullptr && viewDimsNum > 0 ? "viewDims" : "storageDims",
                                    static_cast<unsigned long long>(viewDims == nullptr ? viewDimsNum : storageDimsNum));
         return nullptr;
@@ -84,7 +85,7 @@ aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDat
         aclnn_cpu::g_live_tensors->Insert(tensor);
     } catch (const std::bad_alloc&) {
         delete tensor;
-        aclnn_cpu::SetErrorMessage("aclCreateTensor: out of memory (viewDimsNum %llu)",
+        aclnn_cpu::SetErrorMessage(aclnn_cpu::kAclnnInnerError, "aclCreateTensor: out of memory (viewDimsNum %llu)",
                                    static_cast<unsigned long long>(viewDimsNum));
         return nullptr;
     }
@@ -95,11 +96,12 @@ aclnnStatus aclInitTensor(aclTensor* tensor, const int64_t* viewDims, uint64_t v
                           const int64_t* stride, int64_t offset, aclFormat format, const int64_t* storageDims,
                           uint64_t storageDimsNum, void* tensorDataAddr) {
     if (tensor == nullptr) {
-        aclnn_cpu::SetErrorMessage("aclInitTensor: Expected a proper Tensor but got null for argument tensor.");
+        aclnn_cpu::SetErrorMessage(aclnn_cpu::kAclnnParameterError,
+                        "aclInitTensor: Expected a proper Tensor but got null for argument tensor.");
         return ACLNN_ERR_PARAM_NULLPTR;
     }
     if ((viewDims == nullptr && viewDimsNum > 0) || (storageDims == nullptr && storageDimsNum > 0)) {
-        aclnn_cpu::SetErrorMessage("aclInitTensor: %s is null but its count is not 0",
+        aclnn_cpu::SetErrorMessage(aclnn_cpu::kAclnnParameterError, "aclInitTensor: %s is null but its count is not 0",
                                    viewDims == nullptr && viewDimsNum > 0 ? "viewDims" : "storageDims");
         return ACLNN_ERR_PARAM_NULLPTR;
     }
@@ -107,7 +109,7 @@ aclnnStatus aclInitTensor(aclTensor* tensor, const int64_t* viewDims, uint64_t v
         aclnn_cpu::Fill(tensor, viewDims, viewDimsNum, dataType, stride, offset, format, storageDims, storageDimsNum,
                         tensorDataAddr);
     } catch (const std::bad_alloc&) {
-        aclnn_cpu::SetErrorMessage("aclInitTensor: out of memory");
+        aclnn_cpu::SetErrorMessage(aclnn_cpu::kAclnnInnerError, "aclInitTensor: out of memory");
         return ACLNN_ERR_INNER;
     }
     return ACLNN_SUCCESS;
@@ -116,7 +118,8 @@ aclnnStatus aclInitTensor(aclTensor* tensor, const int64_t* viewDims, uint64_t v
 aclnnStatus aclDestroyTensor(const aclTensor* tensor) {
     if (tensor == nullptr) return ACLNN_SUCCESS;
     if (!aclnn_cpu::g_live_tensors->Erase(tensor)) {
-        aclnn_cpu::SetErrorMessage("aclDestroyTensor: %p is not a live tensor (destroyed twice?)",
+        aclnn_cpu::SetErrorMessage(aclnn_cpu::kAclnnParameterError,
+                        "aclDestroyTensor: %p is not a live tensor (destroyed twice?)",
                                    static_cast<const void*>(tensor));
         return ACLNN_ERR_PARAM_INVALID;
     }
@@ -164,7 +167,8 @@ aclnnStatus aclGetDataType(const aclTensor* tensor, aclDataType* dataType) {
 
 aclnnStatus aclSetRawTensorAddr(aclTensor* tensor, void* addr) {
     if (tensor == nullptr) {
-        aclnn_cpu::SetErrorMessage("aclSetRawTensorAddr: Expected a proper Tensor but got null for argument tensor.");
+        aclnn_cpu::SetErrorMessage(aclnn_cpu::kAclnnParameterError,
+                        "aclSetRawTensorAddr: Expected a proper Tensor but got null for argument tensor.");
         return ACLNN_ERR_PARAM_NULLPTR;
     }
     tensor->data = addr;

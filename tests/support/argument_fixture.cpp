@@ -62,6 +62,8 @@ void ExpectRejection(const Rejection& expected, const ArgumentFixture& fixture, 
     EXPECT_EQ(fixture.Block(out), out_before) << expected.name << ": out's storage changed";
     const char* message = aclGetRecentErrMsg();
     ASSERT_NE(message, nullptr) << expected.name;
+    // CANN's shape: the error code, then the API, then what is wrong with which argument.
+    EXPECT_EQ(std::string(message).rfind("EZ1001: aclnn", 0), 0u) << expected.name << ": \"" << message << "\"";
     for (const std::string& part : expected.message_parts)
         EXPECT_NE(std::string(message).find(part), std::string::npos)
             << expected.name << ": message \"" << message << "\" lacks \"" << part << "\"";

@@ -28,7 +28,8 @@ aclnnStatus ValidateBroadcastOperation(const BroadcastOperation& op, ValidatedOp
     const char* api = op.api;
     // 1. output pointers
     if (op.workspace_size == nullptr || op.executor == nullptr) {
-        SetErrorMessage("%s: Expected a proper pointer but got null for argument %s.", api,
+        SetErrorMessage(aclnn_cpu::kAclnnParameterError,
+                        "%s: Expected a proper pointer but got null for argument %s.", api,
                         op.workspace_size == nullptr ? "workspaceSize" : "executor");
         return ACLNN_ERR_PARAM_NULLPTR;
     }
@@ -37,14 +38,16 @@ aclnnStatus ValidateBroadcastOperation(const BroadcastOperation& op, ValidatedOp
     // 2. tensors
     for (const NamedTensor& t : all) {
         if (t.tensor == nullptr) {
-            SetErrorMessage("%s: Expected a proper Tensor but got null for argument %s.", api, t.name);
+            SetErrorMessage(aclnn_cpu::kAclnnParameterError,
+                            "%s: Expected a proper Tensor but got null for argument %s.", api, t.name);
             return ACLNN_ERR_PARAM_NULLPTR;
         }
     }
     // 3. dtypes
     for (const NamedTensor& t : all) {
         if (!SupportedType(t.tensor->data_type)) {
-            SetErrorMessage("%s: %s has dtype %s; the supported dtypes are FLOAT, FLOAT16 and BFLOAT16.", api, t.name,
+            SetErrorMessage(aclnn_cpu::kAclnnParameterError,
+                            "%s: %s has dtype %s; the supported dtypes are FLOAT, FLOAT16 and BFLOAT16.", api, t.name,
                             DataTypeName(t.tensor->data_type).c_str());
             return ACLNN_ERR_PARAM_INVALID;
         }
@@ -52,7 +55,8 @@ aclnnStatus ValidateBroadcastOperation(const BroadcastOperation& op, ValidatedOp
     // 4. ranks
     for (const NamedTensor& t : all) {
         if (t.tensor->view_dims.size() > kMaxRank) {
-            SetErrorMessage("%s: %s has %zu dims %s; at most %d are supported.", api, t.name,
+            SetErrorMessage(aclnn_cpu::kAclnnParameterError,
+                            "%s: %s has %zu dims %s; at most %d are supported.", api, t.name,
                             t.tensor->view_dims.size(), ShapeString(t.tensor->view_dims).c_str(), kMaxRank);
             return ACLNN_ERR_PARAM_INVALID;
         }
@@ -63,7 +67,8 @@ aclnnStatus ValidateBroadcastOperation(const BroadcastOperation& op, ValidatedOp
         const aclTensor& tensor = *all[i].tensor;
         const std::string problem = CheckLayout(tensor, TypeSize(tensor.data_type), &validated->extents[i]);
         if (!problem.empty()) {
-            SetErrorMessage("%s: %s (shape %s) %s.", api, all[i].name, ShapeString(tensor.view_dims).c_str(),
+            SetErrorMessage(aclnn_cpu::kAclnnParameterError,
+                            "%s: %s (shape %s) %s.", api, all[i].name, ShapeString(tensor.view_dims).c_str(),
                             problem.c_str());
             return ACLNN_ERR_PARAM_INVALID;
         }
@@ -76,11 +81,13 @@ aclnnStatus ValidateBroadcastOperation(const BroadcastOperation& op, ValidatedOp
         const auto& dims = op.inputs[i].tensor->view_dims;
         if (!BroadcastShapes(shape, dims, &next, &conflict)) {
             if (i == 1) {
-                SetErrorMessage("%s: %s shape %s and %s shape %s cannot broadcast (dim %d differs and neither is 1).",
+                SetErrorMessage(aclnn_cpu::kAclnnParameterError,
+                                "%s: %s shape %s and %s shape %s cannot broadcast (dim %d differs and neither is 1).",
                                 api, op.inputs[0].name, ShapeString(shape).c_str(), op.inputs[1].name,
                                 ShapeString(dims).c_str(), conflict);
             } else {
-                SetErrorMessage("%s: %s shape %s cannot broadcast with %s, the broadcast of %s (dim %d differs and "
+                SetErrorMessage(aclnn_cpu::kAclnnParameterError,
+                                "%s: %s shape %s cannot broadcast with %s, the broadcast of %s (dim %d differs and "
                                 "neither is 1).", api, op.inputs[i].name, ShapeString(dims).c_str(),
                                 ShapeString(shape).c_str(), JoinNames(op.inputs, i).c_str(), conflict);
             }
@@ -91,13 +98,15 @@ aclnnStatus ValidateBroadcastOperation(const BroadcastOperation& op, ValidatedOp
     // 7. out's shape
     const auto& out_dims = op.out.tensor->view_dims;
     if (op.out_shape == OutShapeRule::kBroadcast && out_dims != shape) {
-        SetErrorMessage("%s: %s shape %s must equal the broadcast shape %s of %s.", api, op.out.name,
+        SetErrorMessage(aclnn_cpu::kAclnnParameterError,
+                        "%s: %s shape %s must equal the broadcast shape %s of %s.", api, op.out.name,
                         ShapeString(out_dims).c_str(), ShapeString(shape).c_str(),
                         JoinNames(op.inputs, op.inputs.size()).c_str());
         return ACLNN_ERR_PARAM_INVALID;
     }
     if (op.out_shape == OutShapeRule::kScalar && !out_dims.empty()) {
-        SetErrorMessage("%s: Expected a 0-dimensional tensor for %s of a reduction, but got shape %s.", api,
+        SetErrorMessage(aclnn_cpu::kAclnnParameterError,
+                        "%s: Expected a 0-dimensional tensor for %s of a reduction, but got shape %s.", api,
                         op.out.name, ShapeString(out_dims).c_str());
         return ACLNN_ERR_PARAM_INVALID;
     }
@@ -108,7 +117,8 @@ aclnnStatus ValidateBroadcastOperation(const BroadcastOperation& op, ValidatedOp
     }
     // 9. out must not write two elements to one address
     if (HasInternalOverlap(out_dims, op.out.tensor->strides)) {
-        SetErrorMessage("%s: %s (shape %s, strides %s) maps two elements to the same address; %s must not overlap "
+        SetErrorMessage(aclnn_cpu::kAclnnParameterError,
+                        "%s: %s (shape %s, strides %s) maps two elements to the same address; %s must not overlap "
                         "itself.", api, op.out.name, ShapeString(out_dims).c_str(),
                         ShapeString(op.out.tensor->strides).c_str(), op.out.name);
         return ACLNN_ERR_PARAM_INVALID;

@@ -32,7 +32,8 @@ aclnnStatus aclnnSoftMarginLossBackwardGetWorkspaceSize(const aclTensor* gradOut
         // loss APIs reject it, and so do we.
         request.validation.operator_checks = [reduction]() -> aclnnStatus {
             if (reduction >= 0 && reduction <= 2) return ACLNN_SUCCESS;
-            SetErrorMessage("%s: reduction is %lld; expected 0 (none), 1 (mean) or 2 (sum).", kPhase1Name,
+            SetErrorMessage(aclnn_cpu::kAclnnParameterError,
+                            "%s: reduction is %lld; expected 0 (none), 1 (mean) or 2 (sum).", kPhase1Name,
                             static_cast<long long>(reduction));
             return ACLNN_ERR_PARAM_INVALID;
         };
