@@ -17,7 +17,9 @@ namespace {
 using test_support::DecodeElement;
 using test_support::RoundToType;
 
-bool SameValue(double a, double b) { return (std::isnan(a) && std::isnan(b)) || (a == b && std::signbit(a) == std::signbit(b)); }
+bool SameValue(double a, double b) {
+    return (std::isnan(a) && std::isnan(b)) || (a == b && std::signbit(a) == std::signbit(b));
+}
 
 TEST(OpdevTypes, EveryPatternWidensExactly) {
     for (uint32_t bits = 0; bits < 65536; ++bits) {

@@ -188,12 +188,13 @@ TEST(SpecialValues, InfiniteTermsGiveAnInfiniteSum) {
 // CANN: an empty self or target writes nothing for none, NaN for mean and 0 for sum.
 TEST(EmptyInputs, NoneWritesNothingMeanNanSumZero) {
     std::mt19937_64 rng(4);
-    for (const auto& dims : {std::pair<std::vector<int64_t>, std::vector<int64_t>>{{0, 3}, {3}},
-                             {{2, 1}, {0}}, {{0}, {}}}) {
-        DeviceTensor self(Dense(dims.first, ACL_FLOAT16), rng, kValues);
-        DeviceTensor target(Dense(dims.second, ACL_FLOAT), rng, kValues);
-        const std::vector<int64_t> shape = dims.first.size() >= dims.second.size() && dims.first != std::vector<int64_t>{2, 1}
-                                               ? dims.first : std::vector<int64_t>{2, 0};
+    struct EmptyCase {
+        std::vector<int64_t> self, target, broadcast;
+    };
+    for (const EmptyCase& c : {EmptyCase{{0, 3}, {3}, {0, 3}}, EmptyCase{{2, 1}, {0}, {2, 0}}, EmptyCase{{0}, {}, {0}}}) {
+        DeviceTensor self(Dense(c.self, ACL_FLOAT16), rng, kValues);
+        DeviceTensor target(Dense(c.target, ACL_FLOAT), rng, kValues);
+        const std::vector<int64_t>& shape = c.broadcast;
         DeviceTensor none(Dense(shape, ACL_FLOAT), rng, kValues, 4);
         const std::vector<uint8_t> before = none.host();
         uint64_t workspace_size = 9;

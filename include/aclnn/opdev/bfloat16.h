@@ -134,7 +134,9 @@ public:
     static constexpr op::bfloat16 max() { return op::bfloat16::highest(); }
     static constexpr op::bfloat16 epsilon() { return op::bfloat16::epsilon(); }
     static constexpr op::bfloat16 infinity() { return op::bfloat16(0x7F80, op::bfloat16::from_bits()); }
-    static constexpr op::bfloat16 quiet_NaN() { return op::bfloat16(op::bfloat16::NAN_VALUE, op::bfloat16::from_bits()); }
+    static constexpr op::bfloat16 quiet_NaN() {
+        return op::bfloat16(op::bfloat16::NAN_VALUE, op::bfloat16::from_bits());
+    }
     static constexpr op::bfloat16 denorm_min() { return op::bfloat16(0x0001, op::bfloat16::from_bits()); }
 };
 
