@@ -1,5 +1,6 @@
 // The tests' own float64 models of aclnnSoftMarginLossBackward, aclnnSoftMarginLoss and the three element
-// formats. They share no code with the library: decoding uses ldexp on the bit fields, rounding uses nearbyint on a scaled value.
+// formats. They share no code with the library: decoding uses ldexp on the bit fields, rounding uses nearbyint
+// on a scaled value.
 #pragma once
 
 #include <cstdint>
