@@ -7,6 +7,37 @@
 #include "common/error_message.h"
 #include "runtime/stream_registry.h"
 
+namespace {
+
+// The stream to synchronise, or nullptr with the status to return in *status.
+std::shared_ptr<aclnn_cpu::rt::Stream> StreamToSynchronize(aclrtStream stream, const char* caller, aclError* status) {
+    std::shared_ptr<aclnn_cpu::rt::Stream> found;
+    try {
+        // A NULL stream is the default stream, created on first use: that may fail (no thread, no memory).
+        found = aclnn_cpu::rt::FindStream(stream);
+    } catch (const std::exception& e) {
+        aclnn_cpu::SetErrorMessage(aclnn_cpu::kRuntimeInnerError,
+                        "%s: cannot start the default stream's worker: %s", caller, e.what());
+        *status = ACL_ERROR_RT_NO_STREAM_RESOURCE;
+        return nullptr;
+    }
+    if (!found) {
+        if (stream == nullptr) {
+            aclnn_cpu::SetErrorMessage(aclnn_cpu::kRuntimeArgumentError,
+                            "%s: the calling thread's current context was destroyed; set another with "
+                                       "aclrtSetCurrentContext", caller);
+            *status = ACL_ERROR_RT_CONTEXT_NULL;
+        } else {
+            aclnn_cpu::SetErrorMessage(aclnn_cpu::kRuntimeArgumentError,
+                            "%s: stream %p is not a live stream", caller, stream);
+            *status = ACL_ERROR_RT_PARAM_INVALID;
+        }
+    }
+    return found;
+}
+
+}  // namespace
+
 extern "C" {
 
 aclError aclrtCreateStream(aclrtStream* stream) {
@@ -41,36 +72,6 @@ aclError aclrtDestroyStream(aclrtStream stream) {
     return ACL_SUCCESS;
 }
 
-namespace {
-
-// The stream to synchronise, or nullptr with the status to return in *status.
-std::shared_ptr<aclnn_cpu::rt::Stream> StreamToSynchronize(aclrtStream stream, const char* caller, aclError* status) {
-    std::shared_ptr<aclnn_cpu::rt::Stream> found;
-    try {
-        // A NULL stream is the default stream, created on first use: that may fail (no thread, no memory).
-        found = aclnn_cpu::rt::FindStream(stream);
-    } catch (const std::exception& e) {
-        aclnn_cpu::SetErrorMessage(aclnn_cpu::kRuntimeInnerError,
-                        "%s: cannot start the default stream's worker: %s", caller, e.what());
-        *status = ACL_ERROR_RT_NO_STREAM_RESOURCE;
-        return nullptr;
-    }
-    if (!found) {
-        if (stream == nullptr) {
-            aclnn_cpu::SetErrorMessage(aclnn_cpu::kRuntimeArgumentError,
-                            "%s: the calling thread's current context was destroyed; set another with "
-                                       "aclrtSetCurrentContext", caller);
-            *status = ACL_ERROR_RT_CONTEXT_NULL;
-        } else {
-            aclnn_cpu::SetErrorMessage(aclnn_cpu::kRuntimeArgumentError,
-                            "%s: stream %p is not a live stream", caller, stream);
-            *status = ACL_ERROR_RT_PARAM_INVALID;
-        }
-    }
-    return found;
-}
-
-}  // namespace
 
 aclError aclrtSynchronizeStream(aclrtStream stream) {
     aclError status = ACL_SUCCESS;
