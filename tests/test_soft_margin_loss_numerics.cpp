@@ -28,15 +28,15 @@ const Uniform kValues{8.0};
 std::string CheckReduction(const DeviceTensor& self, const DeviceTensor& target, int64_t reduction,
                            const DeviceTensor& out) {
     const std::vector<double> losses = ReferenceLosses(self, target);
-    double reference = AccurateSum(losses);  // NaN when a loss is NaN
-    if (reduction == 1) reference /= static_cast<double>(losses.size());
+    const double reference = AccurateSum(losses);  // NaN when a loss is NaN
     const aclDataType promote = PromoteTypes(self.spec().type, target.spec().type);
     const double got = ReadScalar(out);
     double expected = 0;
-    const char* problem = CheckReducedLoss(reference, promote, out.spec().type, got, &expected);
+    const char* problem = CheckReducedLoss(reference, static_cast<int64_t>(losses.size()), reduction == 1, promote,
+                                           out.spec().type, got, &expected);
     if (problem[0] == '\0') return "";
     char text[200];
-    std::snprintf(text, sizeof text, "%s: got %.9g, expected %.9g (reference %.12g)", problem, got, expected,
+    std::snprintf(text, sizeof text, "%s: got %.9g, expected %.9g (exact sum %.12g)", problem, got, expected,
                   reference);
     return text;
 }
@@ -183,6 +183,23 @@ TEST(SpecialValues, InfiniteTermsGiveAnInfiniteSum) {
     target.Upload();
     ASSERT_EQ(RunSoftMarginLoss(self.tensor(), target.tensor(), 2, out.tensor()), 0);
     EXPECT_EQ(ReadScalar(out), INFINITY) << "t = -inf contributes +inf";
+}
+
+// The mean multiplies the fp32 sum: a sum past FLT_MAX is infinite even when the mean would be finite (CANN's
+// order; the fuzzer found a reference that divided first).
+TEST(Reduction, MeanOfASumPastFloatMaxIsInfinite) {
+    std::mt19937_64 rng(14);
+    DeviceTensor self(Dense({4}, ACL_FLOAT), rng, kValues);
+    DeviceTensor target(Dense({}, ACL_FLOAT), rng, kValues);
+    for (int i = 0; i < 4; ++i) self.SetStorage(i, -2e38);  // four losses of 2e38: finite terms, sum 8e38
+    target.SetStorage(0, 1.0);
+    self.Upload();
+    target.Upload();
+    DeviceTensor mean(Dense({}, ACL_FLOAT), rng, kValues);
+    ASSERT_EQ(RunSoftMarginLoss(self.tensor(), target.tensor(), 1, mean.tensor()), 0);
+    EXPECT_EQ(ReadScalar(mean), INFINITY);
+    double expected = 0;
+    EXPECT_STREQ(CheckReducedLoss(8e38, 4, true, ACL_FLOAT, ACL_FLOAT, ReadScalar(mean), &expected), "");
 }
 
 // CANN: an empty self or target writes nothing for none, NaN for mean and 0 for sum.

@@ -38,6 +38,10 @@
 #include "kernels/tile_kernel.h"
 #include "kernels/vector_convert-inl.h"
 
+#ifndef ACLNN_CPU_BLOCKED_KERNELS_ONLY
+#define ACLNN_CPU_BLOCKED_KERNELS_ONLY 0
+#endif
+
 HWY_BEFORE_NAMESPACE();
 namespace aclnn_cpu::kernels::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
@@ -554,12 +558,19 @@ TileKernel ChooseFusedOut(ElementType out) {
 // tiles fusable and the values are stored, the blocked path otherwise.
 template <class Op>
 TileKernel ChooseTileKernel(const KernelConfig& config, bool fusable) {
+#if ACLNN_CPU_BLOCKED_KERNELS_ONLY
+    // The fuzz build: every tile takes the blocked path (the same bits), which spares the sanitized compiler the
+    // fused instances. The test suites run both paths under the sanitizers.
+    (void)config, (void)fusable;
+    return &BlockedTile<Op>;
+#else
     if (!fusable || config.output != OutputMode::kStore) return &BlockedTile<Op>;
     switch (config.types[0]) {
         case ElementType::kFloat16: return ChooseFusedOut<Op, ElementType::kFloat16>(config.out_type());
         case ElementType::kBFloat16: return ChooseFusedOut<Op, ElementType::kBFloat16>(config.out_type());
         default: return ChooseFusedOut<Op, ElementType::kFloat32>(config.out_type());
     }
+#endif
 }
 
 }  // namespace aclnn_cpu::kernels::HWY_NAMESPACE

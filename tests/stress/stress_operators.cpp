@@ -146,12 +146,11 @@ void VerifyReducedLoss(const Job& job) {
         low += (high - (sum - virtual_v)) + (v - virtual_v);
         high = sum;
     }
-    double reference = high + low;
-    if (job.reduction == 1) reference /= static_cast<double>(n);
     const double got = test_support::DecodeElement(job.host_out.data(), job.types[3]);
     double expected = 0;
     const char* problem = test_support::CheckReducedLoss(
-        reference, test_support::PromoteTypes(job.types[1], job.types[2]), job.types[3], got, &expected);
+        high + low, n, job.reduction == 1, test_support::PromoteTypes(job.types[1], job.types[2]), job.types[3], got,
+        &expected);
     if (problem[0] != '\0') {
         Failure("a reduced loss differs from the float64 reference");
         return;

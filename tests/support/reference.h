@@ -49,11 +49,13 @@ ReferenceValue SoftMarginLossReference(double x, double y);
 const char* CheckElement(const ReferenceValue& reference, aclDataType promote, aclDataType out_type, double got,
                          double* expected_out);
 
-// Checks a mean or sum of aclnnSoftMarginLoss (got, in out's type) against the float64 reference (the exact
-// sum of the float64 losses, divided by N for mean; NaN when a loss is NaN): within 10 fp32 ulp -- each fp32
-// term is within 8 ulp and all are non-negative, then the fp32 sum and 1/N round -- plus an ulp of the promote
-// type and of out's type where they are narrower. Returns an empty string when it matches.
-const char* CheckReducedLoss(double reference, aclDataType promote, aclDataType out_type, double got,
-                             double* expected_out);
+// Checks a mean or sum of aclnnSoftMarginLoss (got, in out's type) against exact_sum, the exact sum of the
+// float64 losses of its n terms (NaN when a loss is NaN). The kernel's order is CANN's: the sum rounded to fp32
+// -- infinity when it exceeds FLT_MAX, even if the mean would not -- then, for mean, times 1/(float)n. Within 10
+// fp32 ulp (each fp32 term is within 8 ulp and all are non-negative; the fp32 sum and 1/n round), plus an ulp
+// of the promote type and of out's type where they are narrower; a sum within that tolerance of the fp32
+// overflow boundary may be finite or infinite. Returns an empty string when it matches.
+const char* CheckReducedLoss(double exact_sum, int64_t n, bool mean, aclDataType promote, aclDataType out_type,
+                             double got, double* expected_out);
 
 }  // namespace test_support
