@@ -26,15 +26,15 @@ aclnnStatus PlanElementwiseOperator(const ElementwiseRequest& request) {
         for (size_t i = 0; i < inputs.size(); ++i)
             operands.push_back({inputs[i].tensor, inputs[i].name, validated.extents[i]});
         operands.push_back({request.validation.out.tensor, request.validation.out.name, validated.extents.back()});
-        auto plan = std::make_shared<ElementwisePlan>(request.describe(validated), std::move(operands),
-                                                      validated.broadcast_shape);
+        const ElementwiseDescription description = request.describe(validated);
+        auto plan = std::make_shared<ElementwisePlan>(description, std::move(operands), validated.broadcast_shape);
         status = plan->CheckAddressesAndSizeWorkspace(api);
         if (status != ACLNN_SUCCESS) return status;
         std::vector<aclTensor*> input_tensors;
         for (const ops::NamedTensor& input : inputs) input_tensors.push_back(const_cast<aclTensor*>(input.tensor));
         aclOpExecutor* created = CreateExecutor(plan, std::move(input_tensors),
                                                 {const_cast<aclTensor*>(request.validation.out.tensor)},
-                                                request.op_name);
+                                                description.phase2_name);
         if (created == nullptr) {
             SetErrorMessage(aclnn_cpu::kAclnnInnerError, "%s: cannot create the executor (out of memory).", api);
             return ACLNN_ERR_INNER_CREATE_EXECUTOR;

@@ -16,7 +16,6 @@
 namespace aclnn_cpu::engine {
 
 struct ElementwiseRequest {
-    const char* op_name;  // phase 2's name, e.g. aclnnSoftMarginLoss
     ops::BroadcastOperation validation;  // the arguments, with phase 1's name and its output pointers
     // Builds the description once validation passed (it may depend on the broadcast shape, e.g. 1/N).
     std::function<ElementwiseDescription(const ops::ValidatedOperation&)> describe;

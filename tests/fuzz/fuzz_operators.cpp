@@ -220,7 +220,7 @@ void VerifySuccess(const Fixture& f, bool forward, int64_t reduction) {
     for (int k = 0; k < 4; ++k) strides[k] = EffectiveStrides(f.descriptions[k]);
     const TensorDescription& o = f.descriptions[3];
     const aclDataType out_type = static_cast<aclDataType>(o.dtype);
-    double sum_high = 0, sum_low = 0;  // the forward's reference sum, double-double
+    test_support::AccurateSummer reference_sum;  // the forward's
     std::vector<int64_t> index(shape.size(), 0);
     for (int64_t linear = 0; linear < n; ++linear) {
         double values[3] = {1.0, 0.0, 0.0};
@@ -244,10 +244,7 @@ void VerifySuccess(const Fixture& f, bool forward, int64_t reduction) {
             }
         };
         if (summed) {
-            const double v = test_support::SoftMarginLossReference(values[1], values[2]).value;
-            const double total = sum_high + v, virtual_v = total - sum_high;
-            sum_low += (sum_high - (total - virtual_v)) + (v - virtual_v);
-            sum_high = total;
+            reference_sum.Add(test_support::SoftMarginLossReference(values[1], values[2]).value);
             advance();
             continue;
         }
@@ -272,7 +269,7 @@ void VerifySuccess(const Fixture& f, bool forward, int64_t reduction) {
     if (summed) {
         const char* address = static_cast<const char*>(addresses[3]) + o.offset * ElementBytes(o.dtype);
         for (int64_t b = 0; b < ElementBytes(o.dtype); ++b) out_bytes[address + b] = true;
-        const double exact_sum = std::isfinite(sum_high) ? sum_high + sum_low : sum_high;
+        const double exact_sum = reference_sum.Total();
         const double got = test_support::DecodeElement(address, out_type);
         double expected = 0;
         const char* problem =

@@ -139,17 +139,13 @@ double InputValue(const Job& job, int k, int64_t i) {
 // A forward mean or sum against the reference sum of every element's loss.
 void VerifyReducedLoss(const Job& job) {
     const int64_t n = job.rows * job.columns;
-    double high = 0, low = 0;  // double-double accumulation (the terms are finite here)
-    for (int64_t i = 0; i < n; ++i) {
-        const double v = test_support::SoftMarginLossReference(InputValue(job, 1, i), InputValue(job, 2, i)).value;
-        const double sum = high + v, virtual_v = sum - high;
-        low += (high - (sum - virtual_v)) + (v - virtual_v);
-        high = sum;
-    }
+    test_support::AccurateSummer sum;
+    for (int64_t i = 0; i < n; ++i)
+        sum.Add(test_support::SoftMarginLossReference(InputValue(job, 1, i), InputValue(job, 2, i)).value);
     const double got = test_support::DecodeElement(job.host_out.data(), job.types[3]);
     double expected = 0;
     const char* problem = test_support::CheckReducedLoss(
-        high + low, n, job.reduction == 1, test_support::PromoteTypes(job.types[1], job.types[2]), job.types[3], got,
+        sum.Total(), n, job.reduction == 1, test_support::PromoteTypes(job.types[1], job.types[2]), job.types[3], got,
         &expected);
     if (problem[0] != '\0') {
         Failure("a reduced loss differs from the float64 reference");

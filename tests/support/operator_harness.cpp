@@ -145,15 +145,9 @@ std::vector<double> ReferenceLosses(const DeviceTensor& self, const DeviceTensor
 }
 
 double AccurateSum(const std::vector<double>& values) {
-    double high = 0, low = 0;
-    for (double v : values) {
-        const double sum = high + v;
-        const double virtual_v = sum - high;
-        low += (high - (sum - virtual_v)) + (v - virtual_v);  // TwoSum's rounding error
-        high = sum;
-    }
-    // An infinite or NaN term makes the error terms NaN; the plain sum is then the answer.
-    return std::isfinite(high) ? high + low : high;
+    AccurateSummer sum;
+    for (double v : values) sum.Add(v);
+    return sum.Total();
 }
 
 double ReadScalar(const DeviceTensor& out) {

@@ -3,6 +3,7 @@
 // on a scaled value.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 
 #include "acl/acl_base.h"
@@ -48,6 +49,22 @@ ReferenceValue SoftMarginLossReference(double x, double y);
 // out's type when out is narrower). Returns an empty string when it matches, else a description.
 const char* CheckElement(const ReferenceValue& reference, aclDataType promote, aclDataType out_type, double got,
                          double* expected_out);
+
+// A running sum accurate to far below an fp32 ulp whatever the order: double-double accumulation (TwoSum keeps
+// each addition's rounding error). An infinite or NaN term makes the total the plain sum.
+class AccurateSummer {
+public:
+    void Add(double v) {
+        const double sum = high_ + v;
+        const double virtual_v = sum - high_;
+        low_ += (high_ - (sum - virtual_v)) + (v - virtual_v);
+        high_ = sum;
+    }
+    double Total() const { return std::isfinite(high_) ? high_ + low_ : high_; }
+
+private:
+    double high_ = 0, low_ = 0;
+};
 
 // Checks a mean or sum of aclnnSoftMarginLoss (got, in out's type) against exact_sum, the exact sum of the
 // float64 losses of its n terms (NaN when a loss is NaN). The kernel's order is CANN's: the sum rounded to fp32

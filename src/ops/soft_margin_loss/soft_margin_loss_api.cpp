@@ -21,7 +21,6 @@ aclnnStatus aclnnSoftMarginLossGetWorkspaceSize(const aclTensor* self, const acl
     return engine::GuardCBoundary(kPhase1Name, [&]() -> aclnnStatus {
         const bool elementwise = reduction == 0;
         engine::ElementwiseRequest request;
-        request.op_name = kPhase2Name;
         request.validation.api = kPhase1Name;
         request.validation.workspace_size = workspaceSize;
         request.validation.executor = executor;

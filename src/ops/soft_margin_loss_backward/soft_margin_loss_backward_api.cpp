@@ -22,7 +22,6 @@ aclnnStatus aclnnSoftMarginLossBackwardGetWorkspaceSize(const aclTensor* gradOut
     using namespace aclnn_cpu;
     return engine::GuardCBoundary(kPhase1Name, [&]() -> aclnnStatus {
         engine::ElementwiseRequest request;
-        request.op_name = kPhase2Name;
         request.validation.api = kPhase1Name;
         request.validation.workspace_size = workspaceSize;
         request.validation.executor = executor;
