@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <string>
 #include <vector>
@@ -93,6 +94,16 @@ const std::vector<ScenarioRow>& Rows() {
          {"self", "[2,3]", "target", "[4,3]", "broadcast"}},
         {"broadcast before out's shape", [](Scenario& s) { s.target.dims = {5}; s.out.dims = {7}; },
          ACLNN_ERR_PARAM_INVALID, {"broadcast"}},
+        // A 0-d out does not bound the broadcast shape; 2^80 elements cannot be addressed.
+        {"mean: broadcast shape of 2^80 elements",
+         [](Scenario& s) {
+             Scalar(s, 1);
+             s.self.dims = {int64_t{1} << 40, 1};
+             s.self.strides = {0, 0};
+             s.target.dims = {1, int64_t{1} << 40};
+             s.target.strides = {0, 0};
+         },
+         ACLNN_ERR_PARAM_INVALID, {"broadcast shape", "[1099511627776,1099511627776]", "2^60"}},
         // 7. out's shape: the broadcast shape for none, 0-d otherwise
         {"none: out transposed", [](Scenario& s) { s.out.dims = {3, 2}; }, ACLNN_ERR_PARAM_INVALID,
          {"out", "[3,2]", "[2,3]"}},
@@ -141,6 +152,27 @@ TEST(SoftMarginLossErrors, EveryNonZeroReductionOtherThanOneIsSum) {
         EXPECT_EQ(aclnnSoftMarginLoss(nullptr, 0, executor, nullptr), 0);
         EXPECT_EQ(aclrtSynchronizeStream(nullptr), 0);
     }
+}
+
+// An empty broadcast shape whose other dims multiply past int64 ([0,625,2^56]: each input is valid) is an
+// empty sum: 0, like any empty sum (a fuzz finding: the dense order of the sum overflowed computing strides).
+TEST(SoftMarginLossErrors, EmptyBroadcastWithHugeDimsSumsToZero) {
+    Scenario scenario;
+    Scalar(scenario, 2);
+    scenario.self.dims = {0, 1, int64_t{1} << 56};
+    scenario.self.strides = {0, 0, 0};
+    scenario.target.dims = {625, 1};
+    scenario.target.strides = {0, 0};
+    Fixture fixture(scenario);
+    uint64_t workspace_size = 1;
+    aclOpExecutor* executor = nullptr;
+    ASSERT_EQ(fixture.Phase1(2, &workspace_size, &executor), 0) << aclGetRecentErrMsg();
+    ASSERT_EQ(aclnnSoftMarginLoss(nullptr, workspace_size, executor, nullptr), 0);
+    ASSERT_EQ(aclrtSynchronizeStream(nullptr), 0);
+    const std::vector<uint8_t> out = fixture.Block(2);
+    float sum = -1.0f;
+    std::memcpy(&sum, out.data(), sizeof sum);
+    EXPECT_EQ(sum, 0.0f);
 }
 
 // A FRACTAL_NZ self is accepted with a warning through the logger (printed at ASCEND_GLOBAL_LOG_LEVEL <= 2).

@@ -1,5 +1,6 @@
 #include "engine/elementwise_plan.h"
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <new>
@@ -68,7 +69,10 @@ bool Fusable(const kernels::KernelConfig& config, const IterationShape& shape) {
     return shape.byte_strides[inputs][inner] == kernels::ElementSize(config.out_type());
 }
 
+// Strides of a dense row-major tensor of shape. An empty shape visits nothing, and its partial products
+// (e.g. [0, 625, 2^56]) may pass int64, so all its strides are 0.
 std::vector<int64_t> RowMajorStrides(const std::vector<int64_t>& shape) {
+    if (ElementCount(shape) == 0) return std::vector<int64_t>(shape.size(), 0);
     std::vector<int64_t> strides(shape.size(), 1);
     for (int d = static_cast<int>(shape.size()) - 2; d >= 0; --d) strides[d] = strides[d + 1] * shape[d + 1];
     return strides;
@@ -85,6 +89,8 @@ double TreeSum(const double* values, int64_t count) {
 }  // namespace
 
 int64_t ElementCount(const std::vector<int64_t>& shape) {
+    // Validation bounds the product of a non-empty shape; an empty one may pass int64 before its 0.
+    if (std::find(shape.begin(), shape.end(), 0) != shape.end()) return 0;
     int64_t count = 1;
     for (int64_t size : shape) count *= size;
     return count;

@@ -1,5 +1,6 @@
 #include "ops/common/broadcast_validation.h"
 
+#include <algorithm>
 #include <string>
 
 #include "aclnn/opdev/op_errno.h"
@@ -7,6 +8,10 @@
 
 namespace aclnn_cpu::ops {
 namespace {
+
+// The most elements a broadcast shape may have: 2^60, so that any element offset times an element size (at
+// most 8 bytes) still fits in int64.
+constexpr int64_t kMaxBroadcastElements = int64_t{1} << 60;
 
 bool SupportedType(int32_t type) { return type == ACL_FLOAT || type == ACL_FLOAT16 || type == ACL_BF16; }
 
@@ -94,6 +99,20 @@ aclnnStatus ValidateBroadcastOperation(const BroadcastOperation& op, ValidatedOp
             return ACLNN_ERR_PARAM_INVALID;
         }
         shape = std::move(next);
+    }
+    // A 0-d out (a reduction) does not bound the broadcast shape: [2^40,1] with [1,2^40] broadcast to 2^80
+    // elements, which no int64 index or byte offset can address. An empty shape has nothing to address.
+    const bool empty = std::find(shape.begin(), shape.end(), 0) != shape.end();
+    int64_t broadcast_count = 1;
+    for (size_t d = 0; d < shape.size() && !empty; ++d) {
+        if (__builtin_mul_overflow(broadcast_count, shape[d], &broadcast_count) ||
+            broadcast_count > kMaxBroadcastElements) {
+            SetErrorMessage(aclnn_cpu::kAclnnParameterError,
+                            "%s: the broadcast shape %s of %s has more than 2^60 elements, more than int64 byte "
+                            "offsets can address.", api, ShapeString(shape).c_str(),
+                            JoinNames(op.inputs, op.inputs.size()).c_str());
+            return ACLNN_ERR_PARAM_INVALID;
+        }
     }
     // 7. out's shape
     const auto& out_dims = op.out.tensor->view_dims;
