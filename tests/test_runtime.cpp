@@ -102,6 +102,56 @@ TEST(Runtime, MallocHostAndFreeHost) {
     });
 }
 
+// aclrtHostRegister: host memory that copies and operators accept under the strict memory checks, in place.
+TEST(Runtime, HostRegisterAndUnregister) {
+    std::vector<float> host(64, 1.0f);
+    std::vector<float> other(64, 2.0f);
+    void* device = nullptr;
+    ASSERT_EQ(aclrtMalloc(&device, 256, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    void* mapped = nullptr;
+    ExpectRows({
+        {"Register(null)", [&] { return aclrtHostRegister(nullptr, 16, ACL_HOST_REGISTER_MAPPED, &mapped); },
+         ACL_ERROR_INVALID_PARAM, "ptr"},
+        {"Register devPtr null", [&] { return aclrtHostRegister(host.data(), 16, ACL_HOST_REGISTER_MAPPED, nullptr); },
+         ACL_ERROR_INVALID_PARAM, "devPtr"},
+        {"Register size 0", [&] { return aclrtHostRegister(host.data(), 0, ACL_HOST_REGISTER_MAPPED, &mapped); },
+         ACL_ERROR_INVALID_PARAM, "size"},
+        {"Register type 3",
+         [&] { return aclrtHostRegister(host.data(), 16, static_cast<aclrtHostRegisterType>(3), &mapped); },
+         ACL_ERROR_INVALID_PARAM, "type 3"},
+        {"Register device memory", [&] { return aclrtHostRegister(device, 16, ACL_HOST_REGISTER_MAPPED, &mapped); },
+         ACL_ERROR_RT_PARAM_INVALID, "aclrtMalloc"},
+        {"Unregister(null)", [] { return aclrtHostUnregister(nullptr); }, ACL_ERROR_INVALID_PARAM, "ptr"},
+        {"Unregister never registered", [&] { return aclrtHostUnregister(host.data()); }, ACL_ERROR_RT_PARAM_INVALID,
+         "aclrtHostRegister"},
+        {"GetDevicePointer unregistered", [&] { return aclrtHostGetDevicePointer(host.data(), &mapped, 0); },
+         ACL_ERROR_RT_PARAM_INVALID, "aclrtHostRegister"},
+    });
+    EXPECT_EQ(mapped, nullptr);  // no failed call wrote it
+    // Unregistered host memory is refused as a copy's device side; registered, it is accepted.
+    EXPECT_EQ(aclrtMemcpy(host.data(), 256, device, 256, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID);
+    ASSERT_EQ(aclrtHostRegister(host.data(), 256, ACL_HOST_REGISTER_MAPPED, &mapped), ACL_SUCCESS);
+    EXPECT_EQ(mapped, host.data());
+    void* inside = nullptr;
+    ASSERT_EQ(aclrtHostGetDevicePointer(host.data() + 3, &inside, 0), ACL_SUCCESS);
+    EXPECT_EQ(inside, host.data() + 3);
+    EXPECT_EQ(aclrtHostGetDevicePointer(host.data(), &inside, 1), ACL_ERROR_INVALID_PARAM);
+    ASSERT_EQ(aclrtMemcpy(device, 256, other.data(), 256, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMemcpy(mapped, 256, device, 256, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_SUCCESS);
+    EXPECT_EQ(host[63], 2.0f);
+    // One byte past the registered range is refused.
+    EXPECT_EQ(aclrtMemcpy(host.data() + 1, 256, device, 256, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID);
+    // Overlapping registrations are counted: the range stays registered until the last one goes.
+    void* again = nullptr;
+    ASSERT_EQ(aclrtHostRegister(host.data(), 128, ACL_HOST_REGISTER_READONLY, &again), ACL_SUCCESS);
+    ASSERT_EQ(aclrtHostUnregister(host.data()), ACL_SUCCESS);
+    EXPECT_EQ(aclrtMemcpy(mapped, 128, device, 128, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_SUCCESS);
+    ASSERT_EQ(aclrtHostUnregister(host.data()), ACL_SUCCESS);
+    EXPECT_EQ(aclrtMemcpy(mapped, 128, device, 128, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_EQ(aclrtHostUnregister(host.data()), ACL_ERROR_RT_PARAM_INVALID);
+    aclrtFree(device);
+}
+
 class Copies : public ::testing::Test {
 protected:
     void SetUp() override {

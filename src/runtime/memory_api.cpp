@@ -10,13 +10,14 @@
 #include "common/config.h"
 #include "common/error_message.h"
 #include "runtime/allocation_registry.h"
+#include "runtime/host_registration.h"
 #include "runtime/runtime_internal.h"
 #include "runtime/stream_registry.h"
 
 namespace aclnn_cpu::rt {
 
 bool InsideDeviceAllocation(const void* address, size_t bytes) {
-    return DeviceAllocations().Contains(address, bytes);
+    return DeviceAllocations().Contains(address, bytes) || RegisteredHostMemory().Contains(address, bytes);
 }
 
 }  // namespace aclnn_cpu::rt
@@ -89,13 +90,13 @@ aclError CheckCopy(const char* caller, void* dst, size_t destMax, const void* sr
         const bool dst_on_device = kind == ACL_MEMCPY_HOST_TO_DEVICE || kind == ACL_MEMCPY_DEVICE_TO_DEVICE ||
                                    kind == ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE;
         const bool src_on_device = kind == ACL_MEMCPY_DEVICE_TO_HOST || kind == ACL_MEMCPY_DEVICE_TO_DEVICE;
-        if (dst_on_device && !DeviceAllocations().Contains(dst, count)) {
+        if (dst_on_device && !aclnn_cpu::rt::InsideDeviceAllocation(dst, count)) {
             SetErrorMessage(aclnn_cpu::kRuntimeArgumentError,
                             "%s: dst [%p, +%zu bytes) is not inside one live aclrtMalloc block (kind %s)", caller, dst,
                             count, KindName(kind));
             return ACL_ERROR_RT_PARAM_INVALID;
         }
-        if (src_on_device && !DeviceAllocations().Contains(src, count)) {
+        if (src_on_device && !aclnn_cpu::rt::InsideDeviceAllocation(src, count)) {
             SetErrorMessage(aclnn_cpu::kRuntimeArgumentError,
                             "%s: src [%p, +%zu bytes) is not inside one live aclrtMalloc block (kind %s)", caller, src,
                             count, KindName(kind));
