@@ -1,0 +1,87 @@
+"""From the caller's arrays to the C API's view of them: address, aclDataType, shape, element strides, and
+the bytes each addresses (registered with aclrtHostRegister for the call), without copying.
+
+numpy arrays are read through ``__array_interface__``; any other object with ``__dlpack__`` (PyTorch tensors,
+bfloat16 included) through its DLPack capsule. The one copy: a numpy view with negative strides (``a[::-1]``)
+or strides that are not whole elements, which aclCreateTensor cannot describe.
+"""
+import numpy as np
+
+from . import _core
+from ._dtypes import ACL_BF16, ACL_FLOAT, ACL_FLOAT16, Bfloat16, acl_type_of_numpy
+
+_DLPACK_TYPES = {(_core.kDLFloat, 32): ACL_FLOAT, (_core.kDLFloat, 16): ACL_FLOAT16,
+                 (_core.kDLBfloat, 16): ACL_BF16, (_core.kDLFloat, 64): 11}
+_ITEM_BYTES = {ACL_FLOAT: 4, ACL_FLOAT16: 2, ACL_BF16: 2, 11: 8}
+
+
+class Operand:
+    """One tensor as the C API sees it. ``keep`` holds what must stay alive while the call runs."""
+
+    def __init__(self, name, address, acl_type, shape, strides, item_bytes, kind, keep):
+        self.name = name
+        self.address = address
+        self.acl_type = acl_type
+        self.shape = tuple(int(d) for d in shape)
+        self.strides = tuple(int(s) for s in strides)
+        self.kind = kind  # "numpy" or "torch" or "dlpack": the kind of array the caller passed
+        self.keep = keep
+        size = 1
+        for d in self.shape:
+            size *= d
+        last = sum((d - 1) * s for d, s in zip(self.shape, self.strides)) if size > 0 else -1
+        self.byte_range = (address, address + (last + 1) * item_bytes)
+
+    def spec(self):
+        return (self.address, self.acl_type, list(self.shape), list(self.strides))
+
+
+def _from_numpy(name, array, acl_type=None):
+    if acl_type is None:
+        acl_type = acl_type_of_numpy(array.dtype)
+    item = array.itemsize
+    if any(s < 0 or s % item for s in array.strides):
+        array = np.ascontiguousarray(array)  # aclCreateTensor takes non-negative element strides only
+    address = array.__array_interface__["data"][0]
+    strides = [s // item for s in array.strides]
+    return Operand(name, address, acl_type, array.shape, strides, item, "numpy", array)
+
+
+def _from_dlpack(name, obj):
+    address, code, bits, lanes, shape, strides, device, owner = _core.read_dlpack(obj.__dlpack__())
+    if device != _core.kDLCPU:
+        raise ValueError(f"{name} lives on DLPack device type {device}; aclnn-cpu reads CPU memory only")
+    if lanes != 1 or (code, bits) not in _DLPACK_TYPES:
+        raise TypeError(f"{name} has DLPack type code {code}, {bits} bits x {lanes}; expected float32, float16 "
+                        "or bfloat16")
+    acl_type = _DLPACK_TYPES[(code, bits)]
+    if strides is None:  # compact row-major
+        strides, running = [0] * len(shape), 1
+        for d in range(len(shape) - 1, -1, -1):
+            strides[d] = running
+            running *= shape[d]
+    kind = "torch" if type(obj).__module__.startswith("torch") else "dlpack"
+    return Operand(name, address, acl_type, shape, strides, _ITEM_BYTES[acl_type], kind, (obj, owner))
+
+
+def operand(name, obj):
+    """Describes one input: a numpy array, a Bfloat16, or any object with __dlpack__."""
+    if isinstance(obj, Bfloat16):
+        return _from_numpy(name, obj.bits, ACL_BF16)
+    if isinstance(obj, np.ndarray):
+        return _from_numpy(name, obj)
+    if hasattr(obj, "__dlpack__"):
+        return _from_dlpack(name, obj)
+    return _from_numpy(name, np.asarray(obj))
+
+
+def host_regions(operands):
+    """The byte ranges of all operands, overlapping or touching ones merged: each is registered once."""
+    ranges = sorted(op.byte_range for op in operands if op.byte_range[1] > op.byte_range[0])
+    merged = []
+    for begin, end in ranges:
+        if merged and begin <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([begin, end])
+    return [(begin, end - begin) for begin, end in merged]

@@ -1,0 +1,244 @@
+"""aclnn-cpu: golden data and CANN precision checks on raw little-endian .bin files, as CANN's samples write.
+
+    aclnn-cpu run soft_margin_loss_backward --grad-output g.bin:float16:[8,1024] --self x.bin:float16:[8,1024]
+        --target y.bin:float16:[1024] --reduction mean --out golden.bin[:dtype]
+    aclnn-cpu compare out.bin golden.bin --dtype bfloat16
+    aclnn-cpu gen soft_margin_loss_backward --shape 8,1024 --dtype float16 --seed 1 --dir case1
+
+Exit status: 0 success (compare: pass), 1 compare: fail, 2 bad input (a file, a dtype, a shape, an argument,
+or an operator that rejects its arguments), with a message naming what is wrong.
+"""
+import argparse
+import json
+import os
+import re
+import shlex
+import sys
+
+import numpy as np
+
+from ._compare import compare
+from ._dtypes import ACL_BF16, NAMES, STORAGE, Bfloat16, from_float64, parse_dtype, to_float64
+from ._errors import AclnnError
+from ._operators import parse_reduction, soft_margin_loss, soft_margin_loss_backward
+
+EXIT_FAIL = 1
+EXIT_BAD_INPUT = 2
+# Each operator's inputs: (command-line option, file name written by gen, Python argument).
+OPERATORS = {
+    "soft_margin_loss_backward": (soft_margin_loss_backward,
+                                  [("grad-output", "grad_output"), ("self", "self"), ("target", "target")]),
+    "soft_margin_loss": (soft_margin_loss, [("self", "self"), ("target", "target")]),
+}
+
+
+class BadInput(Exception):
+    """A file, dtype, shape or argument the command cannot use (exit 2)."""
+
+
+def _parse_shape(text, what):
+    text = text.strip().strip("[]()").strip()
+    if not text:
+        return ()
+    try:
+        shape = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise BadInput(f"{what}: shape [{text}] is not a list of integers") from None
+    if any(d < 0 for d in shape):
+        raise BadInput(f"{what}: shape {list(shape)} has a negative dim")
+    return shape
+
+
+def _parse_dtype(text, what):
+    try:
+        return parse_dtype(text)
+    except ValueError as error:
+        raise BadInput(f"{what}: {error}") from None
+
+
+def parse_tensor_spec(text, what):
+    """PATH:DTYPE:[d0,d1,...] -> (path, aclDataType, shape)."""
+    match = re.fullmatch(r"(.+):([A-Za-z0-9_.]+):(\[[^\]]*\])", text)
+    if match is None:
+        raise BadInput(f"{what}: '{text}' is not PATH:DTYPE:[SHAPE] (e.g. x.bin:float16:[8,1024])")
+    path, dtype, shape = match.groups()
+    return path, _parse_dtype(dtype, what), _parse_shape(shape, what)
+
+
+def read_bin(path, acl_type, shape, what):
+    """A raw little-endian file as the caller's array (a Bfloat16 for bfloat16)."""
+    if not os.path.isfile(path):
+        raise BadInput(f"{what}: file {path} does not exist")
+    storage = STORAGE[acl_type].newbyteorder("<")
+    count = int(np.prod(shape, dtype=np.int64))
+    size = os.path.getsize(path)
+    if size != count * storage.itemsize:
+        raise BadInput(f"{what}: {path} has {size} bytes, but {NAMES[acl_type]} {list(shape)} needs "
+                       f"{count * storage.itemsize}")
+    values = np.fromfile(path, dtype=storage).astype(STORAGE[acl_type]).reshape(shape)
+    return Bfloat16(values) if acl_type == ACL_BF16 else values
+
+
+def write_bin(path, array):
+    storage = array.bits if isinstance(array, Bfloat16) else np.asarray(array)
+    storage.astype(storage.dtype.newbyteorder("<")).tofile(path)
+
+
+def _describe(array):
+    storage = array.bits if isinstance(array, Bfloat16) else array
+    kind = "bfloat16" if isinstance(array, Bfloat16) else NAMES[parse_dtype(storage.dtype.name)]
+    return f"{kind} {list(storage.shape)} ({storage.nbytes} bytes)"
+
+
+def command_run(args):
+    function, inputs = OPERATORS[args.operator]
+    arrays = []
+    for option, _ in inputs:
+        spec = getattr(args, option.replace("-", "_"))
+        if spec is None:
+            raise BadInput(f"{args.operator} needs --{option} PATH:DTYPE:[SHAPE]")
+        path, acl_type, shape = parse_tensor_spec(spec, f"--{option}")
+        arrays.append(read_bin(path, acl_type, shape, f"--{option}"))
+    out_path, out_dtype = args.out, None
+    match = re.fullmatch(r"(.+):([A-Za-z0-9_]+)", args.out)
+    if match is not None and not os.path.isdir(match.group(1)) and match.group(2).lower() not in ("bin",):
+        out_path, out_dtype = match.group(1), _parse_dtype(match.group(2), "--out")
+    result = function(*arrays, reduction=_reduction(args.reduction), out_dtype=out_dtype)
+    write_bin(out_path, result)
+    print(f"wrote {out_path}: {_describe(result)}")
+    return 0
+
+
+def _reduction(text):
+    try:
+        return parse_reduction(int(text) if re.fullmatch(r"-?\d+", text) else text)
+    except ValueError as error:
+        raise BadInput(f"--reduction: {error}") from None
+
+
+def command_compare(args):
+    acl_type = _parse_dtype(args.dtype, "--dtype")
+    golden_type = _parse_dtype(args.golden_dtype, "--golden-dtype") if args.golden_dtype else acl_type
+    if args.shape is not None:
+        shape = _parse_shape(args.shape, "--shape")
+    else:  # one dimension, as many elements as the actual file holds
+        if not os.path.isfile(args.actual):
+            raise BadInput(f"actual: file {args.actual} does not exist")
+        shape = (os.path.getsize(args.actual) // STORAGE[acl_type].itemsize,)
+        if os.path.getsize(args.actual) % STORAGE[acl_type].itemsize:
+            raise BadInput(f"actual: {args.actual} has {os.path.getsize(args.actual)} bytes, not a whole number "
+                           f"of {NAMES[acl_type]} elements")
+    actual = read_bin(args.actual, acl_type, shape, "actual")
+    golden = read_bin(args.golden, golden_type, shape, "golden")
+    result = compare(actual, golden, dtype=acl_type, worst_count=args.worst)
+    print(result.report())
+    return 0 if result.passed else EXIT_FAIL
+
+
+def _hard_values(acl_type):
+    """Values that find the corners of the kernel: target*self near exp's overflow (+-88.72), zeros, the
+    smallest subnormal of the dtype, values where 1 + exp(-t) rounds to 1."""
+    tiny = {0: 1.4e-45, 1: 6e-8, 27: 9.2e-41}[acl_type]
+    return np.array([88.72, -88.72, 88.7, -88.7, 89.0, -89.0, 0.0, -0.0, tiny, -tiny, 17.0, -17.0, 1e4, -1e4])
+
+
+def command_gen(args):
+    function, inputs = OPERATORS[args.operator]
+    acl_type = _parse_dtype(args.dtype, "--dtype")
+    shape = _parse_shape(args.shape, "--shape")
+    target_shape = _parse_shape(args.target_shape, "--target-shape") if args.target_shape else shape
+    reduction = _reduction(args.reduction)
+    rng = np.random.default_rng(args.seed)
+    count = int(np.prod(shape, dtype=np.int64))
+    target_count = int(np.prod(target_shape, dtype=np.int64))
+    values = {"self": rng.uniform(-12.0, 12.0, count),
+              "target": np.where(rng.random(target_count) < 0.9, rng.choice([-1.0, 1.0], target_count),
+                                 rng.uniform(-3.0, 3.0, target_count)),
+              "grad_output": rng.uniform(-2.0, 2.0, count)}
+    # One element in eight of self takes a hard value (with target +-1 the product is the value itself).
+    hard = rng.random(count) < 0.125
+    values["self"][hard] = rng.choice(_hard_values(acl_type), int(hard.sum()))
+    if args.nonfinite:  # on request: +-inf and NaN in every input, about one element in 64
+        specials = np.array([np.inf, -np.inf, np.nan])
+        for name in values:
+            spots = rng.random(values[name].size) < 1 / 64
+            values[name][spots] = rng.choice(specials, int(spots.sum()))
+    os.makedirs(args.dir, exist_ok=True)
+    shapes = {"self": shape, "target": target_shape, "grad_output": shape}
+    arrays, command = [], ["aclnn-cpu", "run", args.operator]
+    manifest = {"operator": args.operator, "reduction": args.reduction, "seed": args.seed, "inputs": {}}
+    for option, name in inputs:
+        storage = from_float64(values[name], acl_type).reshape(shapes[name])
+        array = Bfloat16(storage) if acl_type == ACL_BF16 else storage
+        path = os.path.join(args.dir, f"{name}.bin")
+        write_bin(path, array)
+        arrays.append(array)
+        spec = f"{path}:{NAMES[acl_type]}:[{','.join(map(str, shapes[name]))}]"
+        command += [f"--{option}", spec]
+        manifest["inputs"][name] = {"file": f"{name}.bin", "dtype": NAMES[acl_type], "shape": list(shapes[name])}
+    golden = function(*arrays, reduction=reduction)
+    golden_path = os.path.join(args.dir, "golden.bin")
+    write_bin(golden_path, golden)
+    command += ["--reduction", args.reduction, "--out", golden_path]
+    manifest["golden"] = {"file": "golden.bin", "description": _describe(golden)}
+    manifest["command"] = shlex.join(command)
+    with open(os.path.join(args.dir, "case.json"), "w") as handle:
+        json.dump(manifest, handle, indent=2)
+    print(f"wrote {args.dir}: " + ", ".join(f"{name}.bin" for _, name in inputs) +
+          f", golden.bin ({_describe(golden)}), case.json")
+    print(f"the golden again: {manifest['command']}")
+    return 0
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(prog="aclnn-cpu", description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", required=True)
+    run = commands.add_parser("run", help="run an operator on .bin files and write its output")
+    run.add_argument("operator", choices=sorted(OPERATORS))
+    for option in ("grad-output", "self", "target"):
+        run.add_argument(f"--{option}", metavar="PATH:DTYPE:[SHAPE]")
+    run.add_argument("--reduction", default="mean", help="none, mean, sum, or CANN's integer (default mean)")
+    run.add_argument("--out", required=True, metavar="PATH[:DTYPE]",
+                     help="output file; its dtype defaults to the inputs' promoted dtype")
+    comparison = commands.add_parser("compare", help="judge an output against a golden by CANN's standard")
+    comparison.add_argument("actual")
+    comparison.add_argument("golden")
+    comparison.add_argument("--dtype", required=True, help="the output's dtype: float32, float16 or bfloat16")
+    comparison.add_argument("--golden-dtype", help="the golden's dtype, when it differs (e.g. a float32 golden)")
+    comparison.add_argument("--shape", help="d0,d1,... (default: one dimension, the whole file)")
+    comparison.add_argument("--worst", type=int, default=5, help="how many worst elements to print")
+    gen = commands.add_parser("gen", help="write a reproducible random input set and its golden")
+    gen.add_argument("operator", choices=sorted(OPERATORS))
+    gen.add_argument("--shape", required=True, help="d0,d1,... of self (and gradOutput)")
+    gen.add_argument("--target-shape", help="d0,d1,... of target, when it broadcasts (default: --shape)")
+    gen.add_argument("--dtype", required=True, help="float32, float16 or bfloat16")
+    gen.add_argument("--seed", type=int, default=0)
+    gen.add_argument("--reduction", default="mean")
+    gen.add_argument("--nonfinite", action="store_true", help="also put +-inf and NaN into the inputs")
+    gen.add_argument("--dir", required=True, help="directory to write into (created if missing)")
+    return parser
+
+
+def main(argv=None):
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_request:  # argparse: 2 on a bad argument, 0 for --help
+        return int(exit_request.code or 0)
+    handlers = {"run": command_run, "compare": command_compare, "gen": command_gen}
+    try:
+        return handlers[args.command](args)
+    except BadInput as error:
+        print(f"aclnn-cpu {args.command}: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except AclnnError as error:
+        print(f"aclnn-cpu {args.command}: the operator rejected its arguments: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except OSError as error:
+        print(f"aclnn-cpu {args.command}: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+
+
+if __name__ == "__main__":
+    sys.exit(main())
