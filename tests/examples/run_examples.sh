@@ -31,6 +31,28 @@ for lib in libascendcl.so libnnopbase.so libopapi_nn.so libopapi_math.so libopap
     [[ -f "$prefix/lib64/$lib" ]] || { echo "missing $prefix/lib64/$lib"; exit 1; }
 done
 
+# The Python package and the command line, from the installed prefix after set_env.sh alone (builds with
+# ACLNN_CPU_BUILD_PYTHON=ON; the sanitizer presets leave them out).
+if [[ -d "$prefix/python/aclnn_cpu" ]]; then
+    (
+        unset LD_LIBRARY_PATH PYTHONPATH
+        source "$prefix/set_env.sh"
+        cd "$work"
+        [[ "$(command -v aclnn-cpu)" == "$prefix/bin/aclnn-cpu" ]] || { echo "aclnn-cpu is not on PATH"; exit 1; }
+        python3_bin=$(head -n 1 "$prefix/bin/aclnn-cpu" | cut -c 3-)
+        "$python3_bin" -c "
+import numpy as np, aclnn_cpu
+assert aclnn_cpu.__file__.startswith('$prefix/python/'), aclnn_cpu.__file__
+loss = aclnn_cpu.soft_margin_loss(np.array([0.0, 1.0], np.float32), np.ones(2, np.float32), reduction='sum')
+assert abs(float(loss) - (np.log(2) + np.log1p(np.exp(-1)))) < 1e-6, loss
+"
+        aclnn-cpu gen soft_margin_loss --shape 64 --dtype bfloat16 --seed 1 --dir python_case >/dev/null
+        aclnn-cpu run soft_margin_loss --self python_case/self.bin:bfloat16:[64] \
+            --target python_case/target.bin:bfloat16:[64] --out python_case/out.bin >/dev/null
+        aclnn-cpu compare python_case/out.bin python_case/golden.bin --dtype bfloat16 >/dev/null
+    ) || { echo "the installed Python package or aclnn-cpu command failed"; exit 1; }
+fi
+
 run_example() {
     local name=$1
     local build="$work/$name-build"

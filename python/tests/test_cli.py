@@ -1,0 +1,107 @@
+"""The aclnn-cpu command line end to end on .bin files, as an NPU test uses it, and every bad-input exit."""
+import json
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+import aclnn_cpu
+
+CLI = os.path.join(os.environ["ACLNN_CPU_BUILD_DIR"], "bin", "aclnn-cpu")
+
+
+def cli(*args):
+    return subprocess.run([CLI, *map(str, args)], capture_output=True, text=True, check=False)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32"])
+@pytest.mark.parametrize("operator", ["soft_margin_loss_backward", "soft_margin_loss"])
+def test_gen_run_compare(tmp_path, operator, dtype):
+    case = tmp_path / "case"
+    done = cli("gen", operator, "--shape", "8,1024", "--target-shape", "1024", "--dtype", dtype, "--seed", 11,
+               "--reduction", "none", "--dir", case)
+    assert done.returncode == 0, done.stderr
+    manifest = json.loads((case / "case.json").read_text())
+    assert manifest["inputs"]["target"]["shape"] == [1024]
+    # The recorded command reproduces the golden bit for bit.
+    out = tmp_path / "out.bin"
+    args = manifest["command"].split()[1:]
+    args = [a.strip("'") for a in args]
+    args[args.index("--out") + 1] = str(out)
+    done = cli(*args)
+    assert done.returncode == 0, done.stderr
+    assert out.read_bytes() == (case / "golden.bin").read_bytes()
+    # The Python API on the same files gives the same bits.
+    storage = {"float16": np.float16, "bfloat16": np.uint16, "float32": np.float32}[dtype]
+    def load(name, shape):
+        values = np.fromfile(case / f"{name}.bin", dtype=storage).reshape(shape)
+        return aclnn_cpu.Bfloat16(values) if dtype == "bfloat16" else values
+    inputs = [load("self", (8, 1024)), load("target", (1024,))]
+    if operator == "soft_margin_loss_backward":
+        inputs.insert(0, load("grad_output", (8, 1024)))
+    result = getattr(aclnn_cpu, operator)(*inputs, reduction="none")
+    result_bytes = (result.bits if dtype == "bfloat16" else result).tobytes()
+    assert result_bytes == out.read_bytes()
+    done = cli("compare", out, case / "golden.bin", "--dtype", dtype)
+    assert done.returncode == 0 and "PASS" in done.stdout
+
+
+def test_gen_is_reproducible_and_has_the_hard_values(tmp_path):
+    for name in ("a", "b"):
+        assert cli("gen", "soft_margin_loss", "--shape", "4096", "--dtype", "float32", "--seed", 5,
+                   "--nonfinite", "--dir", tmp_path / name).returncode == 0
+    assert (tmp_path / "a" / "self.bin").read_bytes() == (tmp_path / "b" / "self.bin").read_bytes()
+    self_values = np.fromfile(tmp_path / "a" / "self.bin", dtype=np.float32)
+    assert np.any(np.isnan(self_values)) and np.any(np.isinf(self_values))
+    assert np.any(np.abs(self_values) == np.float32(88.72)) and np.any(self_values == 0)
+    assert np.any((self_values != 0) & (np.abs(self_values) < 1.2e-38))  # subnormals
+
+
+def test_compare_fails_with_exit_1_and_names_the_worst(tmp_path):
+    golden = np.linspace(1, 2, 256, dtype=np.float32)
+    actual = golden.copy()
+    actual[17] *= np.float32(1.01)
+    golden.tofile(tmp_path / "golden.bin")
+    actual.tofile(tmp_path / "out.bin")
+    done = cli("compare", tmp_path / "out.bin", tmp_path / "golden.bin", "--dtype", "float32")
+    assert done.returncode == 1
+    assert "FAIL" in done.stdout and "(17,)" in done.stdout
+
+
+def test_run_out_dtype_suffix(tmp_path):
+    x = np.linspace(-3, 3, 64, dtype=np.float16)
+    x.tofile(tmp_path / "x.bin")
+    np.ones(64, np.float16).tofile(tmp_path / "y.bin")
+    done = cli("run", "soft_margin_loss", "--self", f"{tmp_path}/x.bin:float16:[64]", "--target",
+               f"{tmp_path}/y.bin:float16:[64]", "--reduction", "none", "--out", f"{tmp_path}/o.bin:float32")
+    assert done.returncode == 0, done.stderr
+    assert os.path.getsize(tmp_path / "o.bin") == 64 * 4
+
+
+def test_bad_inputs_exit_2_with_a_message(tmp_path):
+    np.zeros(16, np.float16).tofile(tmp_path / "x.bin")
+    x = f"{tmp_path}/x.bin"
+    cases = [
+        (("compare", x, tmp_path / "missing.bin", "--dtype", "float16"), "missing.bin does not exist"),
+        (("compare", x, x, "--dtype", "float8"), "unknown dtype 'float8'"),
+        (("compare", x, x, "--dtype", "float16", "--shape", "4,5"), "needs 40"),
+        (("run", "soft_margin_loss", "--self", f"{x}:float16:[4,5]", "--target", f"{x}:float16:[16]", "--out",
+          tmp_path / "o.bin"), "has 32 bytes, but float16 [4, 5] needs 40"),
+        (("run", "soft_margin_loss", "--self", f"{x}:float16:[16]", "--target", f"{x}:half4:[16]", "--out",
+          tmp_path / "o.bin"), "--target: unknown dtype"),
+        (("run", "soft_margin_loss", "--self", f"{x}:float16", "--target", f"{x}:float16:[16]", "--out",
+          tmp_path / "o.bin"), "is not PATH:DTYPE:[SHAPE]"),
+        (("run", "soft_margin_loss", "--self", f"{x}:float16:[16]", "--out", tmp_path / "o.bin"),
+         "needs --target"),
+        (("run", "soft_margin_loss", "--self", f"{x}:float16:[16]", "--target", f"{x}:float16:[2,8]", "--out",
+          tmp_path / "o.bin"), "161002"),
+        (("run", "soft_margin_loss", "--self", f"{x}:float16:[16]", "--target", f"{x}:float16:[16]",
+          "--reduction", "avg", "--out", tmp_path / "o.bin"), "--reduction"),
+        (("frobnicate",), "invalid choice"),
+    ]
+    for args, message in cases:
+        done = cli(*args)
+        assert done.returncode == 2, (args, done.stdout, done.stderr)
+        assert message in done.stderr, (args, done.stderr)
+    assert not (tmp_path / "o.bin").exists()

@@ -1,0 +1,213 @@
+"""The Python operators against the C API called with ctypes (c_api.py): the same bits for every dtype
+combination, reduction, layout and broadcast; the errors; the buffers passed without a copy."""
+import itertools
+import threading
+
+import numpy as np
+import pytest
+
+import aclnn_cpu
+import c_api
+from aclnn_cpu import _core
+
+FLOAT, FLOAT16, BF16 = 0, 1, 27
+TYPES = (FLOAT, FLOAT16, BF16)
+STORAGE = {FLOAT: np.float32, FLOAT16: np.float16, BF16: np.uint16}
+OPERATORS = {"soft_margin_loss_backward": (aclnn_cpu.soft_margin_loss_backward, 3),
+             "soft_margin_loss": (aclnn_cpu.soft_margin_loss, 2)}
+
+
+def random_storage(rng, acl_type, shape):
+    """Raw elements: products up to about +-100 (past exp's overflow), some zeros."""
+    values = rng.uniform(-10.0, 10.0, shape).astype(np.float32)
+    values[rng.random(shape) < 0.05] = 0.0
+    if acl_type == BF16:
+        return aclnn_cpu.Bfloat16.from_float32(values).bits
+    return values.astype(STORAGE[acl_type])
+
+
+def as_python(storage, acl_type):
+    return aclnn_cpu.Bfloat16(storage) if acl_type == BF16 else storage
+
+
+def result_bits(result):
+    storage = result.bits if isinstance(result, aclnn_cpu.Bfloat16) else np.asarray(result)
+    return np.ascontiguousarray(storage).view(np.uint8)
+
+
+def view_spec(base, view, acl_type):
+    """The C API's description of a numpy view that starts where its base starts."""
+    assert view.__array_interface__["data"][0] == base.__array_interface__["data"][0]
+    return (base, acl_type, list(view.shape), [s // view.itemsize for s in view.strides])
+
+
+def promoted(types):
+    return types[0] if len(set(types)) == 1 else FLOAT
+
+
+def expect_same_bits(name, bases, views, types, reduction, out_type=None):
+    function, _ = OPERATORS[name]
+    got = function(*(as_python(v, t) for v, t in zip(views, types)), reduction=reduction,
+                   out_dtype=out_type)
+    reduced = name == "soft_margin_loss" and reduction != 0
+    shape = () if reduced else np.broadcast_shapes(*(v.shape for v in views))
+    result_type = promoted(types) if out_type is None else out_type
+    out = np.zeros(shape, dtype=STORAGE[result_type])
+    expected = c_api.run(name, [view_spec(b, v, t) for b, v, t in zip(bases, views, types)],
+                         (out, result_type, list(shape), [s // out.itemsize for s in out.strides]), reduction)
+    assert result_bits(got).tobytes() == expected.view(np.uint8).tobytes(), (name, types, reduction)
+    return got
+
+
+@pytest.mark.parametrize("name", sorted(OPERATORS))
+def test_every_dtype_combination_and_reduction_matches_the_c_api(name):
+    rng = np.random.default_rng(1)
+    arity = OPERATORS[name][1]
+    for types in itertools.product(TYPES, repeat=arity):
+        for reduction in (0, 1, 2):
+            storages = [random_storage(rng, t, (5, 37)) for t in types]
+            expect_same_bits(name, storages, storages, types, reduction)
+
+
+@pytest.mark.parametrize("name", sorted(OPERATORS))
+@pytest.mark.parametrize("out_type", TYPES)
+def test_out_dtype_matches_the_c_api(name, out_type):
+    rng = np.random.default_rng(2)
+    types = (FLOAT16, BF16, FLOAT)[-OPERATORS[name][1]:]
+    storages = [random_storage(rng, t, (3, 41)) for t in types]
+    got = expect_same_bits(name, storages, storages, types, 0, out_type)
+    assert isinstance(got, aclnn_cpu.Bfloat16) == (out_type == BF16)
+
+
+@pytest.mark.parametrize("name", sorted(OPERATORS))
+def test_strided_and_broadcast_inputs_match_the_c_api(name):
+    rng = np.random.default_rng(3)
+    arity = OPERATORS[name][1]
+    same = lambda b: b  # noqa: E731
+    transposed = lambda b: b.T  # noqa: E731
+    every_other_column = lambda b: b[:, ::2]  # noqa: E731
+    # Per input: (shape of its storage, the view passed). All views broadcast to [24, 40].
+    layouts = [
+        [((40, 24), transposed)] * arity,
+        [((24, 40), same)] * (arity - 2) + [((40, 24), transposed), ((24, 40), same)],
+        [((24, 80), every_other_column)] * arity,
+        [((24, 40), same)] * (arity - 1) + [((40,), same)],
+        [((24, 1), same)] + [((24, 40), same)] * (arity - 1),
+        [((24, 80), every_other_column)] + [((1, 40), same)] * (arity - 1),
+    ]
+    for types in [(FLOAT,) * arity, (FLOAT16,) * arity, (BF16,) * arity, (BF16, FLOAT16, FLOAT)[-arity:]]:
+        for layout in layouts:
+            bases = [random_storage(rng, t, shape) for t, (shape, _) in zip(types, layout)]
+            views = [make_view(b) for b, (_, make_view) in zip(bases, layout)]
+            for reduction in (0, 1):
+                expect_same_bits(name, bases, views, types, reduction)
+
+
+def test_stride_zero_and_0d_inputs():
+    rng = np.random.default_rng(4)
+    row = random_storage(rng, FLOAT, (64,))
+    expanded = np.broadcast_to(row, (16, 64))  # stride 0 along rows, no copy
+    self_ = random_storage(rng, FLOAT, (16, 64))
+    grad = np.asarray(np.float32(0.5))
+    got = aclnn_cpu.soft_margin_loss_backward(grad, self_, expanded, reduction="none")
+    again = aclnn_cpu.soft_margin_loss_backward(np.full((16, 64), 0.5, np.float32), self_,
+                                                np.ascontiguousarray(expanded), reduction="none")
+    assert got.tobytes() == again.tobytes()
+
+
+def test_against_a_float64_reference():
+    """A sanity check of the formula; SPEC's ulp bounds are tested in C++ on every SIMD target."""
+    rng = np.random.default_rng(5)
+    x = rng.uniform(-20, 20, 4096).astype(np.float32)
+    y = rng.choice([-1.0, 1.0], 4096).astype(np.float32)
+    t = -(x.astype(np.float64) * y)
+    loss = aclnn_cpu.soft_margin_loss(x, y, reduction="none")
+    np.testing.assert_allclose(loss, np.log1p(np.exp(t)), rtol=4 * 2.0 ** -23, atol=0)
+    grad = aclnn_cpu.soft_margin_loss_backward(np.float32(1), x, y, reduction="none")
+    np.testing.assert_allclose(grad, -y * np.exp(t) / (1 + np.exp(t)), rtol=8 * 2.0 ** -23, atol=1e-38)
+    assert np.asarray(aclnn_cpu.soft_margin_loss(x, y)).shape == ()
+
+
+def test_reductions_by_name_and_by_cann_integer():
+    x = np.linspace(-3, 3, 10, dtype=np.float32)
+    y = np.ones(10, np.float32)
+    for name, number in (("none", 0), ("mean", 1), ("sum", 2)):
+        a = aclnn_cpu.soft_margin_loss(x, y, reduction=name)
+        b = aclnn_cpu.soft_margin_loss(x, y, reduction=number)
+        assert a.tobytes() == b.tobytes()
+    # CANN: any value other than 0 and 1 is a sum.
+    assert aclnn_cpu.soft_margin_loss(x, y, reduction=7).tobytes() == aclnn_cpu.soft_margin_loss(
+        x, y, reduction="sum").tobytes()
+
+
+def test_errors_carry_the_status_and_the_message():
+    x = np.zeros((3, 4), np.float32)
+    with pytest.raises(aclnn_cpu.AclnnError) as error:
+        aclnn_cpu.soft_margin_loss(x, np.zeros(5, np.float32))
+    assert error.value.status == 161002
+    assert "cannot broadcast" in error.value.message and "target" in error.value.message
+    with pytest.raises(aclnn_cpu.AclnnError) as error:
+        aclnn_cpu.soft_margin_loss_backward(x, x.astype(np.float64), x)
+    assert error.value.status == 161002 and "DOUBLE" in error.value.message and "self" in error.value.message
+    with pytest.raises(aclnn_cpu.AclnnError) as error:
+        aclnn_cpu.soft_margin_loss(np.zeros([1] * 9, np.float32), np.zeros(1, np.float32))
+    assert error.value.status == 161002 and "at most 8" in error.value.message
+    with pytest.raises(ValueError, match="reduction"):
+        aclnn_cpu.soft_margin_loss(x, x, reduction="avg")
+    with pytest.raises(ValueError, match="dtype"):
+        aclnn_cpu.soft_margin_loss(x, x, out_dtype="float8")
+
+
+def test_a_failed_call_leaves_nothing_registered():
+    """After a rejected call, the caller's buffers are no longer device memory (aclrtHostUnregister ran)."""
+    x = np.zeros((3, 4), np.float32)
+    with pytest.raises(aclnn_cpu.AclnnError):
+        aclnn_cpu.soft_margin_loss(x, np.zeros(5, np.float32))
+    # Registering the same range again and unregistering it once leaves it unregistered: a leftover
+    # registration from the failed call would keep it registered, which a second unregister would reveal.
+    import ctypes
+    acl = c_api._acl
+    acl.aclrtHostRegister.argtypes = [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_int, ctypes.POINTER(ctypes.c_void_p)]
+    acl.aclrtHostUnregister.argtypes = [ctypes.c_void_p]
+    mapped = ctypes.c_void_p()
+    assert acl.aclrtHostRegister(x.ctypes.data, x.nbytes, 0, ctypes.byref(mapped)) == 0
+    assert acl.aclrtHostUnregister(x.ctypes.data) == 0
+    assert acl.aclrtHostUnregister(x.ctypes.data) != 0
+
+
+def test_contiguous_inputs_are_passed_without_a_copy(monkeypatch):
+    seen = {}
+    real_run = _core.run
+
+    def spy(name, inputs, out, reduction, regions):
+        seen["addresses"] = [spec[0] for spec in inputs]
+        return real_run(name, inputs, out, reduction, regions)
+
+    monkeypatch.setattr(_core, "run", spy)
+    x = np.ones((8, 16), np.float32)
+    y = np.ones((8, 16), np.float16)[:, ::2]  # strided: also passed in place
+    aclnn_cpu.soft_margin_loss(x[:, :8], y, reduction="none")
+    assert seen["addresses"] == [x.ctypes.data, y.__array_interface__["data"][0]]
+
+
+def test_threads_run_concurrently_and_agree():
+    rng = np.random.default_rng(6)
+    x = rng.uniform(-5, 5, (256, 1024)).astype(np.float32)
+    y = np.sign(rng.uniform(-1, 1, 1024)).astype(np.float32)
+    expected = aclnn_cpu.soft_margin_loss(x, y, reduction="none").tobytes()
+    results, errors = [], []
+
+    def work():
+        try:
+            for _ in range(5):
+                results.append(aclnn_cpu.soft_margin_loss(x, y, reduction="none").tobytes())
+        except Exception as error:  # noqa: BLE001 -- reported below
+            errors.append(error)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors
+    assert len(results) == 20 and all(r == expected for r in results)
