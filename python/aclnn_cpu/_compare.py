@@ -28,6 +28,7 @@ class CompareResult:
     mare: float
     threshold: float
     nan_inf_mismatches: int
+    nan_inf_matching: int = 0                         # elements NaN or infinite on both sides, alike
     worst: list = field(default_factory=list)        # (index, actual, golden, relative error, ulp), worst first
     ulp_histogram: dict = field(default_factory=dict)  # bucket name -> element count (finite elements)
 
@@ -36,7 +37,8 @@ class CompareResult:
         lines = [f"dtype {self.dtype}, {self.count} elements, threshold T = {t:.6g}",
                  f"MERE {self.mere:.6g} (limit T = {t:.6g}) {'ok' if self.mere < t else 'FAIL'}",
                  f"MARE {self.mare:.6g} (limit 10T = {10 * t:.6g}) {'ok' if self.mare < 10 * t else 'FAIL'}",
-                 f"NaN/inf mismatches {self.nan_inf_mismatches} {'ok' if self.nan_inf_mismatches == 0 else 'FAIL'}",
+                 f"NaN/inf mismatches {self.nan_inf_mismatches} ({self.nan_inf_matching} NaN/inf elements match) "
+                 f"{'ok' if self.nan_inf_mismatches == 0 else 'FAIL'}",
                  "ulp histogram: " + ", ".join(f"{k}: {v}" for k, v in self.ulp_histogram.items())]
         if self.worst:
             lines.append("worst elements (index, actual, golden, relative error, ulp):")
@@ -103,4 +105,5 @@ def compare(actual, golden, dtype=None, worst_count=5):
         index = tuple(int(i) for i in np.unravel_index(flat, shape)) if shape else ()
         worst.append((index, float(a[flat]), float(g[flat]), rel_at.get(flat, float("inf")), ulp_at.get(flat)))
     passed = mismatches == 0 and mere < threshold and mare < 10 * threshold
-    return CompareResult(passed, NAMES[acl_type], int(a.size), mere, mare, threshold, mismatches, worst, histogram)
+    return CompareResult(passed, NAMES[acl_type], int(a.size), mere, mare, threshold, mismatches,
+                         int(np.count_nonzero(same_special)), worst, histogram)
