@@ -2,6 +2,7 @@
 // the status every misuse returns and a message that names the argument.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -10,6 +11,8 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "aclnn/opdev/op_errno.h"
+#include "aclnnop/aclnn_soft_margin_loss.h"
 
 namespace {
 
@@ -150,6 +153,43 @@ TEST(Runtime, HostRegisterAndUnregister) {
     EXPECT_EQ(aclrtMemcpy(mapped, 128, device, 128, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID);
     EXPECT_EQ(aclrtHostUnregister(host.data()), ACL_ERROR_RT_PARAM_INVALID);
     aclrtFree(device);
+}
+
+// The strict memory checks of an operator accept host memory while it is registered, and only then.
+TEST(Runtime, OperatorsAcceptRegisteredHostMemory) {
+    std::vector<float> self(8, 1.0f), target(8, 1.0f), out(1, -1.0f);
+    const int64_t shape[1] = {8};
+    const int64_t strides[1] = {1};
+    aclTensor* self_tensor = aclCreateTensor(shape, 1, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, shape, 1, self.data());
+    aclTensor* target_tensor =
+        aclCreateTensor(shape, 1, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, shape, 1, target.data());
+    aclTensor* out_tensor = aclCreateTensor(nullptr, 0, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, nullptr, 0, out.data());
+    auto run = [&]() -> aclnnStatus {
+        uint64_t workspace_size = 0;
+        aclOpExecutor* executor = nullptr;
+        const aclnnStatus status = aclnnSoftMarginLossGetWorkspaceSize(self_tensor, target_tensor, 2, out_tensor,
+                                                                       &workspace_size, &executor);
+        if (status != 0) return status;
+        EXPECT_EQ(aclnnSoftMarginLoss(nullptr, workspace_size, executor, nullptr), 0);
+        EXPECT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+        return 0;
+    };
+    EXPECT_EQ(run(), ACLNN_ERR_PARAM_INVALID);
+    EXPECT_NE(std::string(aclGetRecentErrMsg()).find("aclrtMalloc"), std::string::npos);
+    EXPECT_EQ(out[0], -1.0f);
+    void* mapped = nullptr;
+    for (std::vector<float>* buffer : {&self, &target, &out})
+        ASSERT_EQ(aclrtHostRegister(buffer->data(), buffer->size() * sizeof(float), ACL_HOST_REGISTER_MAPPED, &mapped),
+                  ACL_SUCCESS);
+    ASSERT_EQ(run(), 0) << aclGetRecentErrMsg();
+    EXPECT_NEAR(out[0], 8.0 * std::log1p(std::exp(-1.0)), 1e-5);
+    for (std::vector<float>* buffer : {&self, &target, &out}) ASSERT_EQ(aclrtHostUnregister(buffer->data()), ACL_SUCCESS);
+    out[0] = -1.0f;
+    EXPECT_EQ(run(), ACLNN_ERR_PARAM_INVALID);
+    EXPECT_EQ(out[0], -1.0f);
+    aclDestroyTensor(self_tensor);
+    aclDestroyTensor(target_tensor);
+    aclDestroyTensor(out_tensor);
 }
 
 class Copies : public ::testing::Test {

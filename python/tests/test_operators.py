@@ -211,3 +211,13 @@ def test_threads_run_concurrently_and_agree():
         thread.join()
     assert not errors
     assert len(results) == 20 and all(r == expected for r in results)
+
+
+def test_negative_strides_are_copied_and_give_the_same_bits():
+    rng = np.random.default_rng(7)
+    x = rng.uniform(-5, 5, (16, 32)).astype(np.float32)
+    y = np.sign(rng.uniform(-1, 1, (16, 32))).astype(np.float32)
+    reversed_view = x[::-1, ::-1]
+    got = aclnn_cpu.soft_margin_loss(reversed_view, y, reduction="none")
+    expected = aclnn_cpu.soft_margin_loss(np.ascontiguousarray(reversed_view), y, reduction="none")
+    assert got.tobytes() == expected.tobytes()
