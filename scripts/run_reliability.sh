@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The heavier suites (docs/reliability.md): the whole test suite, the examples and a short stress run under
 # AddressSanitizer + UndefinedBehaviorSanitizer and under ThreadSanitizer; a longer stress run under
-# ThreadSanitizer; the libFuzzer harness for a bounded time; valgrind memcheck on the examples (where this
-# CPU lets valgrind run a program linked to Highway: scripts/valgrind_probe.sh).
+# ThreadSanitizer; the libFuzzer harness for a bounded time; the vector exp on all 2^32 inputs; valgrind
+# memcheck on the examples (where this CPU lets valgrind run a program linked to Highway:
+# scripts/valgrind_probe.sh).
 # FUZZ_SECONDS (default 240) and STRESS_SECONDS (default 60) bound the two open-ended parts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,9 +33,12 @@ ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1" \
     build/fuzz/tests/fuzz/fuzz_operators -max_total_time="$fuzz_seconds" -print_final_stats=1 -timeout=20 \
     -rss_limit_mb=4096 "$corpus" tests/fuzz/regressions 2>&1 | tail -n 25
 
-echo "== valgrind memcheck: the examples"
 cmake --preset release >/dev/null
 cmake --build --preset release
+echo "== the vector exp on all 2^32 fp32 inputs, every SIMD target this CPU runs"
+build/release/tests/exhaustive_exp
+
+echo "== valgrind memcheck: the examples"
 if reason=$(scripts/valgrind_probe.sh build/release/valgrind_probe); then
     EXAMPLE_VALGRIND=1 bash tests/examples/run_examples.sh build/release "$PWD/examples" build/release/valgrind_examples
 else

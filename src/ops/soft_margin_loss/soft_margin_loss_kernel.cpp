@@ -7,6 +7,7 @@
 #include "hwy/contrib/math/math-inl.h"
 #include "hwy/highway.h"
 #include "kernels/elementwise_tiles-inl.h"
+#include "kernels/vector_exp-inl.h"
 #include "ops/soft_margin_loss/soft_margin_loss_kernel.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -16,7 +17,7 @@ namespace hn = hwy::HWY_NAMESPACE;
 // CANN's arch35 order: t = target*self; L = max(-t, 0) + log(1 + exp(-|t|)). The logarithm is evaluated as
 // log1p(e) rather than log of the rounded e + 1: the same formula, but small losses (t above ~8, where
 // e + 1 rounds away most of e) keep fp32 precision instead of collapsing to 0 (docs/compatibility.md).
-// Highway's Exp maps NaN to 0 and Max drops a NaN on x86, so a NaN t is passed through explicitly; inf
+// exp is the project's VectorExp; Max drops a NaN on x86, so a NaN t is passed through explicitly; inf
 // inputs follow the formula (t = +inf: 0; t = -inf: +inf; 0 * inf: NaN).
 struct SoftMarginLoss {
     static constexpr int kInputs = 2;        // self, target
@@ -25,7 +26,7 @@ struct SoftMarginLoss {
     template <class D>
     HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> x, hn::Vec<D> y) const {
         const auto t = hn::Mul(y, x);
-        const auto e = hn::Exp(d, hn::Neg(hn::Abs(t)));  // in [0, 1]: no overflow
+        const auto e = kernels::HWY_NAMESPACE::VectorExp(d, hn::Neg(hn::Abs(t)));  // in [0, 1]: no overflow
         const auto loss = hn::Add(hn::Max(hn::Neg(t), hn::Zero(d)), Log1pOfUnitInterval(d, e));
         return hn::IfThenElse(hn::IsNaN(t), t, loss);
     }

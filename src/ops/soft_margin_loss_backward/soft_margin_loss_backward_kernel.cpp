@@ -4,9 +4,9 @@
 #define HWY_TARGET_INCLUDE "ops/soft_margin_loss_backward/soft_margin_loss_backward_kernel.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 
-#include "hwy/contrib/math/math-inl.h"
 #include "hwy/highway.h"
 #include "kernels/elementwise_tiles-inl.h"
+#include "kernels/vector_exp-inl.h"
 #include "ops/soft_margin_loss_backward/soft_margin_loss_backward_kernel.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -15,7 +15,8 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 // CANN's kernel, in its order: p = x*y; e = exp(-p); q = (-y*e) / (e+1); r = q * gs, where gs = g*cof is
 // gradOutput after the engine's pre-scale (cof = 1/N for mean). -p is formed as x * (-y), which rounds to
-// exactly -(x*y), so -y is computed once.
+// exactly -(x*y), so -y is computed once. exp is the project's VectorExp (kernels/vector_exp-inl.h): NaN
+// stays NaN, and where exp overflows e = +inf makes the quotient NaN, as on the NPU.
 struct SoftMarginLossGrad {
     static constexpr int kInputs = 3;       // gradOutput, self, target
     static constexpr int kScaledInput = 0;  // gradOutput, times 1/N for mean
@@ -23,25 +24,9 @@ struct SoftMarginLossGrad {
     template <class D>
     HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> gs, hn::Vec<D> x, hn::Vec<D> y) const {
         const auto minus_y = hn::Neg(y);
-        const auto e = ClampedExp(d, hn::Mul(x, minus_y));
+        const auto e = kernels::HWY_NAMESPACE::VectorExp(d, hn::Mul(x, minus_y));
         const auto q = hn::Div(hn::Mul(minus_y, e), hn::Add(e, hn::Set(d, 1.0f)));
         return hn::Mul(q, gs);
-    }
-
-    // exp(t) with IEEE behaviour. Highway's Exp is accurate (1 ulp) up to +104 and overflows to +inf
-    // correctly there, but gives garbage further up and maps NaN to 0. Replacing every t that is not <= 100
-    // by 100 fixes both: anything above 100 gives +inf, and so does a NaN t -- which still yields NaN,
-    // because e = +inf makes the quotient (-y*e)/(e+1) NaN, and every NaN t comes from a NaN (or inf*0)
-    // input that must give NaN anyway. On x86 (every target, the scalar one included) Min(t, bound) returns
-    // bound when t is NaN, so one instruction does it; elsewhere Min may return the NaN, hence the blend.
-    template <class D>
-    static HWY_INLINE hn::Vec<D> ClampedExp(D d, hn::Vec<D> t) {
-        const auto bound = hn::Set(d, 100.0f);
-#if HWY_ARCH_X86
-        return hn::Exp(d, hn::Min(t, bound));
-#else
-        return hn::Exp(d, hn::IfThenElse(hn::Le(t, bound), t, bound));
-#endif
     }
 };
 
