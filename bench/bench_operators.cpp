@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <functional>
 #include <memory>
 #include <string>
@@ -99,6 +100,40 @@ void BM_Call4(benchmark::State& state) {
 
 std::string Name(const std::string& base, int64_t n, int threads) {
     return base + "/n:" + std::to_string(n) + "/threads:" + std::to_string(threads);
+}
+
+// The CPU's model name from /proc/cpuinfo (Linux), or "unknown".
+std::string CpuModel() {
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(cpuinfo, line)) {
+        if (line.rfind("model name", 0) == 0) {
+            const size_t colon = line.find(':');
+            if (colon != std::string::npos && colon + 2 <= line.size()) return line.substr(colon + 2);
+        }
+    }
+    return "unknown";
+}
+
+// The core's clock while it runs (the turbo clock, which the kernels run at), measured as a chain of
+// dependent integer multiplies: 3 cycles each on every current x86 core. (A chain of add-immediates would
+// not do: recent Intel cores fold those in the renamer.)
+std::string MeasuredClock() {
+#if defined(__x86_64__)
+    constexpr int64_t kMultiplies = 100'000'000;
+    uint64_t value = 1;
+    const uint64_t one = 1;
+    const auto start = std::chrono::steady_clock::now();
+    for (int64_t i = 0; i < kMultiplies; i += 4) {
+        asm volatile("imul %1, %0\n\timul %1, %0\n\timul %1, %0\n\timul %1, %0" : "+r"(value) : "r"(one));
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2f GHz", 3.0 * static_cast<double>(kMultiplies) / seconds / 1e9);
+    return text;
+#else
+    return "not measured on this architecture";
+#endif
 }
 
 }  // namespace
@@ -194,9 +229,24 @@ int main(int argc, char** argv) {
             pair("loss_f16_vs_f32", op("loss_none", ACL_FLOAT16), op("loss_none", ACL_FLOAT), false);
         }
     }
+    // Compute headroom: one core, in cache.
+    {
+        const int64_t n = int64_t{1} << 18;
+        auto pair = [&](const std::string& name, Factory a, Factory b) {
+            benchmark::RegisterBenchmark(Name("pair/" + name, n, 1).c_str(), BM_Paired, std::move(a), std::move(b),
+                                         true)
+                ->UseRealTime()
+                ->MinTime(0.5);
+        };
+        pair("headroom_f32_vs_loop3r1w", [=] { return bench::MakeOperator("full", ACL_FLOAT, n, 1); },
+             [=] { return bench::MakePlainLoop(3, 4, n, 1); });
+        pair("headroom_loss_vs_loop2r1w", [=] { return bench::MakeOperator("loss_none", ACL_FLOAT, n, 1); },
+             [=] { return bench::MakePlainLoop(2, 4, n, 1); });
+    }
     benchmark::RegisterBenchmark("latency/call4", BM_Call4)->Repetitions(9)->ReportAggregatesOnly(true);
 
-    std::printf("SIMD target: %s; cores: %d\n", aclnn_cpu::kernels::ActiveSimdTarget().c_str(), cores);
+    std::printf("CPU: %s; measured clock: %s; SIMD target: %s; cores: %d\n", CpuModel().c_str(),
+                MeasuredClock().c_str(), aclnn_cpu::kernels::ActiveSimdTarget().c_str(), cores);
     bench::CollectingReporter reporter;
     benchmark::RunSpecifiedBenchmarks(&reporter);
     bench::PrintRatioTable(reporter.results(), large, thread_counts);
