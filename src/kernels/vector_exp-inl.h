@@ -9,7 +9,7 @@
 //   subnormal or overflows.
 // Inputs are clamped to [-104, 89] first: below -104 every exp rounds to 0, above 89 every exp rounds to +inf,
 // and the clamp keeps n in range. NaN in gives NaN out; -inf gives 0, +inf gives +inf.
-// Verified over all 2^32 inputs on every compiled target (tests/exhaustive/exhaustive_exp.cpp): within 2 ulp
+// Verified over all 2^32 inputs on every compiled target (tests/exhaustive/exhaustive_math.cpp): within 2 ulp
 // of the correctly rounded exp, +inf exactly where that is +inf, the same for 0 and subnormals.
 // The multiply-adds are FMAs where the target has them; the bits may differ between targets, never between
 // calls on one target (so layouts and thread counts still give identical results).

@@ -1,12 +1,14 @@
-// kernels::VectorExp against the correctly rounded exp, on every fp32 bit pattern (or every stride-th one),
-// for every SIMD target that Highway compiled and this CPU runs. The reference, computed once per input and
-// shared by all targets, is exp in float64 rounded to fp32 (float64's exp is within 1 ulp of float64, so this
-// is the correctly rounded fp32 result except in double-rounding ties far below the bound checked).
-// Rules: NaN -> NaN; +inf exactly where the reference is +inf; otherwise finite and within 2 ulp (counted in
-// representable values, so 0 and subnormals are covered the same way).
-// Usage: exhaustive_exp [--stride S]   (S = 1: all 2^32 inputs; the default test run uses a prime stride)
+// The project's vector math against correctly rounded references, on every input of its domain (or every
+// stride-th one), for every SIMD target that Highway compiled and this CPU runs:
+//   exp:   kernels::VectorExp on all 2^32 fp32 bit patterns;
+//   log1p: kernels::Log1pOfUnitInterval on every fp32 e in [0, 1] (its domain: e = exp(-|t|) in the loss).
+// The reference, computed once per input and shared by all targets, is the float64 function rounded to fp32
+// (within 1 ulp of float64, so the correctly rounded fp32 result except in double-rounding ties far below the
+// bound checked). Rules: NaN -> NaN; +inf exactly where the reference is +inf; otherwise finite and within 2
+// ulp (counted in representable values, so 0 and subnormals are covered the same way).
+// Usage: exhaustive_math [--function exp|log1p] [--stride S]   (default: both; S = 1: every input)
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "exhaustive/exhaustive_exp.cpp"
+#define HWY_TARGET_INCLUDE "exhaustive/exhaustive_math.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 
 #include <cmath>
@@ -19,26 +21,28 @@
 
 #include "hwy/highway.h"
 #include "kernels/vector_exp-inl.h"
+#include "kernels/vector_log1p-inl.h"
 
-#ifndef ACLNN_CPU_EXHAUSTIVE_EXP_REGISTRY
-#define ACLNN_CPU_EXHAUSTIVE_EXP_REGISTRY
-namespace exhaustive_exp {
-// Each target's exp over an array; the count is a multiple of every target's vector length.
-using ExpArray = void (*)(const float* in, float* out, size_t count);
-struct TargetExp {
+#ifndef ACLNN_CPU_EXHAUSTIVE_MATH_REGISTRY
+#define ACLNN_CPU_EXHAUSTIVE_MATH_REGISTRY
+namespace exhaustive_math {
+// A function over an array on one target; the count is a multiple of every target's vector length.
+using ArrayFunction = void (*)(const float* in, float* out, size_t count);
+struct TargetFunctions {
     int64_t target;
-    ExpArray function;
+    ArrayFunction exp;
+    ArrayFunction log1p;
 };
 // Filled by each target's namespace at static initialisation.
-inline std::vector<TargetExp>& Targets() {
-    static std::vector<TargetExp> targets;
+inline std::vector<TargetFunctions>& Targets() {
+    static std::vector<TargetFunctions> targets;
     return targets;
 }
-}  // namespace exhaustive_exp
+}  // namespace exhaustive_math
 #endif
 
 HWY_BEFORE_NAMESPACE();
-namespace exhaustive_exp::HWY_NAMESPACE {
+namespace exhaustive_math::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 void ExpArrayOnThisTarget(const float* in, float* out, size_t count) {
@@ -47,13 +51,20 @@ void ExpArrayOnThisTarget(const float* in, float* out, size_t count) {
         hn::StoreU(aclnn_cpu::kernels::HWY_NAMESPACE::VectorExp(d, hn::LoadU(d, in + i)), d, out + i);
 }
 
-const bool kRegistered = (Targets().push_back({HWY_TARGET, &ExpArrayOnThisTarget}), true);
+void Log1pArrayOnThisTarget(const float* in, float* out, size_t count) {
+    const hn::ScalableTag<float> d;
+    for (size_t i = 0; i < count; i += hn::Lanes(d))
+        hn::StoreU(aclnn_cpu::kernels::HWY_NAMESPACE::Log1pOfUnitInterval(d, hn::LoadU(d, in + i)), d, out + i);
+}
 
-}  // namespace exhaustive_exp::HWY_NAMESPACE
+const bool kRegistered =
+    (Targets().push_back({HWY_TARGET, &ExpArrayOnThisTarget, &Log1pArrayOnThisTarget}), true);
+
+}  // namespace exhaustive_math::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
-namespace exhaustive_exp {
+namespace exhaustive_math {
 namespace {
 
 constexpr uint64_t kChunk = 1 << 16;
@@ -129,32 +140,10 @@ void Check(float x, float got, float expected, Tally& tally) {
     if (ulp > 2) tally.Fail(x, got, expected, "more than 2 ulp");
 }
 
-}  // namespace
-}  // namespace exhaustive_exp
-
-int main(int argc, char** argv) {
-    using namespace exhaustive_exp;
-    uint64_t stride = 1;
-    for (int i = 1; i < argc; ++i) {
-        if (std::strcmp(argv[i], "--stride") == 0 && i + 1 < argc) {
-            stride = std::strtoull(argv[++i], nullptr, 10);
-        } else {
-            std::fprintf(stderr, "usage: %s [--stride S]  (S >= 1; 1 checks all 2^32 inputs)\n", argv[0]);
-            return 2;
-        }
-    }
-    if (stride == 0) {
-        std::fprintf(stderr, "--stride must be at least 1\n");
-        return 2;
-    }
-    std::vector<TargetExp> targets;
-    for (const TargetExp& t : Targets())
-        if (hwy::SupportedTargets() & t.target) targets.push_back(t);
-    if (targets.empty()) {
-        std::fprintf(stderr, "no compiled SIMD target runs on this CPU\n");
-        return 1;
-    }
-    const uint64_t inputs = ((uint64_t{1} << 32) + stride - 1) / stride;
+// One function's check over [0, last_pattern] in steps of stride; returns whether every input passed.
+bool CheckFunction(const char* name, double (*reference)(double), ArrayFunction TargetFunctions::*function,
+                   uint64_t last_pattern, uint64_t stride, const std::vector<TargetFunctions>& targets) {
+    const uint64_t inputs = last_pattern / stride + 1;
     const int64_t chunks = static_cast<int64_t>((inputs + kChunk - 1) / kChunk);
     std::vector<Tally> totals(targets.size());
 #pragma omp parallel
@@ -169,10 +158,10 @@ int main(int argc, char** argv) {
                 // Past the last input (a partial last chunk), repeat it: vectors stay full.
                 const uint64_t index = (i < count ? first + i : first + count - 1) * stride;
                 in[i] = FromBits(static_cast<uint32_t>(index));
-                expected[i] = static_cast<float>(std::exp(static_cast<double>(in[i])));
+                expected[i] = static_cast<float>(reference(static_cast<double>(in[i])));
             }
             for (size_t t = 0; t < targets.size(); ++t) {
-                targets[t].function(in.data(), got.data(), kChunk);
+                (targets[t].*function)(in.data(), got.data(), kChunk);
                 // Most results are the correctly rounded value: compare the bits first, in bulk.
                 for (uint64_t i = 0; i < count; ++i) {
                     if (Bits(got[i]) == Bits(expected[i]) && !std::isnan(in[i])) {
@@ -190,9 +179,9 @@ int main(int argc, char** argv) {
     bool ok = true;
     for (size_t t = 0; t < targets.size(); ++t) {
         const Tally& tally = totals[t];
-        std::printf("%-10s %llu inputs: 0 ulp %llu, 1 ulp %llu, 2 ulp %llu, more %llu; max %lld ulp (x = %a); "
+        std::printf("%-5s %-8s %llu inputs: 0 ulp %llu, 1 ulp %llu, 2 ulp %llu, more %llu; max %lld ulp (x = %a); "
                     "failures %llu\n",
-                    hwy::TargetName(targets[t].target), static_cast<unsigned long long>(tally.checked),
+                    name, hwy::TargetName(targets[t].target), static_cast<unsigned long long>(tally.checked),
                     static_cast<unsigned long long>(tally.by_ulp[0]), static_cast<unsigned long long>(tally.by_ulp[1]),
                     static_cast<unsigned long long>(tally.by_ulp[2]), static_cast<unsigned long long>(tally.by_ulp[3]),
                     static_cast<long long>(tally.max_ulp), tally.worst_input,
@@ -200,7 +189,47 @@ int main(int argc, char** argv) {
         for (const auto& example : tally.examples) std::printf("  %s\n", example.c_str());
         if (tally.failures > 0 || tally.checked != inputs) ok = false;
     }
-    std::printf("%s\n", ok ? "exp: every input within the rules" : "exp: FAILED");
+    std::printf("%s: %s\n", name, ok ? "every input within the rules" : "FAILED");
+    return ok;
+}
+
+double Exp(double x) { return std::exp(x); }
+double Log1p(double x) { return std::log1p(x); }
+
+}  // namespace
+}  // namespace exhaustive_math
+
+int main(int argc, char** argv) {
+    using namespace exhaustive_math;
+    uint64_t stride = 1;
+    std::string only;
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--stride") == 0 && i + 1 < argc) {
+            stride = std::strtoull(argv[++i], nullptr, 10);
+        } else if (std::strcmp(argv[i], "--function") == 0 && i + 1 < argc) {
+            only = argv[++i];
+        } else {
+            std::fprintf(stderr, "usage: %s [--function exp|log1p] [--stride S]  (S >= 1; 1 checks every input)\n",
+                         argv[0]);
+            return 2;
+        }
+    }
+    if (stride == 0 || (!only.empty() && only != "exp" && only != "log1p")) {
+        std::fprintf(stderr, "--stride must be at least 1; --function is exp or log1p\n");
+        return 2;
+    }
+    std::vector<TargetFunctions> targets;
+    for (const TargetFunctions& t : Targets())
+        if (hwy::SupportedTargets() & t.target) targets.push_back(t);
+    if (targets.empty()) {
+        std::fprintf(stderr, "no compiled SIMD target runs on this CPU\n");
+        return 1;
+    }
+    bool ok = true;
+    if (only.empty() || only == "exp")
+        ok &= CheckFunction("exp", &Exp, &TargetFunctions::exp, 0xffffffffu, stride, targets);
+    if (only.empty() || only == "log1p")  // every e in [0, 1]: bit patterns 0 .. 0x3f800000
+        ok &= CheckFunction("log1p", &Log1p, &TargetFunctions::log1p, 0x3f800000u, stride, targets);
     return ok ? 0 : 1;
 }
 #endif  // HWY_ONCE
