@@ -81,29 +81,31 @@ def compare(actual, golden, dtype=None, worst_count=5):
     if acl_type is None:
         raise ValueError("cannot tell the dtype to judge by from actual; pass dtype='float16', 'bfloat16' or "
                          "'float32'")
+    shape = a.shape
     a, g = a.ravel(), g.ravel()
     finite = np.isfinite(a) & np.isfinite(g)
     same_special = (np.isnan(a) & np.isnan(g)) | (np.isinf(a) & (a == g))
-    mismatches = int(np.count_nonzero(~finite & ~same_special))
-    relative = np.abs(a[finite] - g[finite]) / (np.abs(g[finite]) + 1e-7)
-    mere = float(relative.mean()) if relative.size else 0.0
-    mare = float(relative.max()) if relative.size else 0.0
+    mismatched = ~finite & ~same_special
+    mismatches = int(np.count_nonzero(mismatched))
+    # Relative error and ulp distance per element; NaN/inf elements count as infinitely wrong, never read
+    # unless mismatched.
+    relative = np.full(a.shape, np.inf)
+    relative[finite] = np.abs(a[finite] - g[finite]) / (np.abs(g[finite]) + 1e-7)
+    ulp = np.zeros(a.shape, dtype=np.int64)
+    ulp[finite] = np.abs(_ordered(a[finite], acl_type) - _ordered(g[finite], acl_type))
+    mere = float(relative[finite].mean()) if finite.any() else 0.0
+    mare = float(relative[finite].max()) if finite.any() else 0.0
     threshold = THRESHOLDS[acl_type]
-    ulp = np.abs(_ordered(a[finite], acl_type) - _ordered(g[finite], acl_type))
-    buckets = np.searchsorted(np.array(_BUCKET_EDGES), ulp, side="left")
+    buckets = np.searchsorted(np.array(_BUCKET_EDGES), ulp[finite], side="left")
     histogram = {name: int(np.count_nonzero(buckets == i)) for i, name in enumerate(ULP_BUCKETS)}
-    # Worst first: every NaN/inf mismatch, then the largest relative errors.
-    positions = np.flatnonzero(finite)
-    order = positions[np.argsort(-relative, kind="stable")]
-    flagged = list(np.flatnonzero(~finite & ~same_special)) + list(order)
-    shape = _values(actual)[0].shape
-    rel_at = dict(zip(positions.tolist(), relative.tolist()))
-    ulp_at = dict(zip(positions.tolist(), ulp.tolist()))
+    # Worst first: the NaN/inf mismatches, then the largest relative errors.
+    by_error = np.flatnonzero(finite)[np.argsort(-relative[finite], kind="stable")]
+    flagged = np.concatenate([np.flatnonzero(mismatched)[:worst_count], by_error[:worst_count]])[:worst_count]
     worst = []
-    for flat in flagged[:worst_count]:
-        flat = int(flat)
+    for flat in flagged.tolist():
         index = tuple(int(i) for i in np.unravel_index(flat, shape)) if shape else ()
-        worst.append((index, float(a[flat]), float(g[flat]), rel_at.get(flat, float("inf")), ulp_at.get(flat)))
+        worst.append((index, float(a[flat]), float(g[flat]), float(relative[flat]),
+                      int(ulp[flat]) if finite[flat] else None))
     passed = mismatches == 0 and mere < threshold and mare < 10 * threshold
     return CompareResult(passed, NAMES[acl_type], int(a.size), mere, mare, threshold, mismatches,
                          int(np.count_nonzero(same_special)), worst, histogram)

@@ -90,13 +90,6 @@ def parse_dtype(dtype):
         raise ValueError(f"unknown dtype {dtype!r}; expected float32, float16 or bfloat16") from None
 
 
-def to_float64(values, acl_type):
-    """Storage (numpy array; bfloat16 as uint16 bits) to float64."""
-    if acl_type == ACL_BF16:
-        return Bfloat16(np.asarray(values, dtype=np.uint16)).to_float32().astype(np.float64)
-    return np.asarray(values).astype(np.float64)
-
-
 def from_float64(values, acl_type):
     """float64 values rounded to acl_type's storage (bfloat16 through float32, then to nearest even)."""
     values = np.asarray(values, dtype=np.float64)

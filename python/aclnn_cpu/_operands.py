@@ -36,7 +36,7 @@ class Operand:
         return (self.address, self.acl_type, list(self.shape), list(self.strides))
 
 
-def _from_numpy(name, array, acl_type=None):
+def from_numpy(name, array, acl_type=None):
     if acl_type is None:
         acl_type = acl_type_of_numpy(array.dtype)
     item = array.itemsize
@@ -67,12 +67,12 @@ def _from_dlpack(name, obj):
 def operand(name, obj):
     """Describes one input: a numpy array, a Bfloat16, or any object with __dlpack__."""
     if isinstance(obj, Bfloat16):
-        return _from_numpy(name, obj.bits, ACL_BF16)
+        return from_numpy(name, obj.bits, ACL_BF16)
     if isinstance(obj, np.ndarray):
-        return _from_numpy(name, obj)
+        return from_numpy(name, obj)
     if hasattr(obj, "__dlpack__"):
         return _from_dlpack(name, obj)
-    return _from_numpy(name, np.asarray(obj))
+    return from_numpy(name, np.asarray(obj))
 
 
 def host_regions(operands):

@@ -3,7 +3,7 @@ import numpy as np
 
 from . import _core
 from ._dtypes import ACL_BF16, ACL_FLOAT, NAMES, STORAGE, Bfloat16, parse_dtype
-from ._operands import Operand, host_regions, operand
+from ._operands import Operand, from_numpy, host_regions, operand
 
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
 
@@ -44,10 +44,7 @@ def _allocate_result(kind, shape, acl_type):
         item = result.element_size()
         return result, Operand("out", result.data_ptr(), acl_type, shape, strides, item, kind, result)
     storage = np.empty(shape, dtype=STORAGE[acl_type])
-    result = Bfloat16(storage) if acl_type == ACL_BF16 else storage
-    strides = [s // storage.itemsize for s in storage.strides]
-    return result, Operand("out", storage.__array_interface__["data"][0], acl_type, shape, strides,
-                           storage.itemsize, "numpy", storage)
+    return (Bfloat16(storage) if acl_type == ACL_BF16 else storage), from_numpy("out", storage, acl_type)
 
 
 def run_operator(name, named_inputs, reduction, out_dtype, reduces):

@@ -18,7 +18,7 @@ import sys
 import numpy as np
 
 from ._compare import compare
-from ._dtypes import ACL_BF16, NAMES, STORAGE, Bfloat16, from_float64, parse_dtype, to_float64
+from ._dtypes import ACL_BF16, NAMES, STORAGE, Bfloat16, from_float64, parse_dtype
 from ._errors import AclnnError
 from ._operators import parse_reduction, soft_margin_loss, soft_margin_loss_backward
 

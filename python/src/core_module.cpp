@@ -178,10 +178,6 @@ PYBIND11_MODULE(_core, module) {
         },
         py::arg("name"), py::arg("inputs"), py::arg("out"), py::arg("reduction"), py::arg("regions"));
     module.def("read_dlpack", &ReadDlpack, py::arg("capsule"));
-    module.def("recent_error_message", [] {
-        const char* message = aclGetRecentErrMsg();
-        return message != nullptr ? std::string(message) : std::string();
-    });
     module.attr("kDLCPU") = static_cast<int>(kDLCPU);
     module.attr("kDLFloat") = static_cast<int>(kDLFloat);
     module.attr("kDLBfloat") = static_cast<int>(kDLBfloat);

@@ -16,6 +16,8 @@ _acl.aclrtFree.argtypes = [_p]
 _acl.aclrtMemcpy.argtypes = [_p, ctypes.c_size_t, _p, ctypes.c_size_t, ctypes.c_int]
 _acl.aclrtSynchronizeStream.argtypes = [_p]
 _acl.aclGetRecentErrMsg.restype = ctypes.c_char_p
+_acl.aclrtHostRegister.argtypes = [_p, _u64, ctypes.c_int, ctypes.POINTER(_p)]
+_acl.aclrtHostUnregister.argtypes = [_p]
 _base.aclCreateTensor.restype = _p
 _base.aclCreateTensor.argtypes = [ctypes.POINTER(_i64), _u64, ctypes.c_int, ctypes.POINTER(_i64), _i64,
                                   ctypes.c_int, ctypes.POINTER(_i64), _u64, _p]

@@ -167,8 +167,6 @@ def test_a_failed_call_leaves_nothing_registered():
     # registration from the failed call would keep it registered, which a second unregister would reveal.
     import ctypes
     acl = c_api._acl
-    acl.aclrtHostRegister.argtypes = [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_int, ctypes.POINTER(ctypes.c_void_p)]
-    acl.aclrtHostUnregister.argtypes = [ctypes.c_void_p]
     mapped = ctypes.c_void_p()
     assert acl.aclrtHostRegister(x.ctypes.data, x.nbytes, 0, ctypes.byref(mapped)) == 0
     assert acl.aclrtHostUnregister(x.ctypes.data) == 0
