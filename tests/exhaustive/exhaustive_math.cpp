@@ -6,6 +6,7 @@
 // (within 1 ulp of float64, so the correctly rounded fp32 result except in double-rounding ties far below the
 // bound checked). Rules: NaN -> NaN; +inf exactly where the reference is +inf; otherwise finite and within 2
 // ulp (counted in representable values, so 0 and subnormals are covered the same way).
+// Also: log1p of NaN (quiet, signalling, either sign) must be NaN.
 // Usage: exhaustive_math [--function exp|log1p] [--stride S]   (default: both; S = 1: every input)
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "exhaustive/exhaustive_math.cpp"
@@ -228,8 +229,23 @@ int main(int argc, char** argv) {
     bool ok = true;
     if (only.empty() || only == "exp")
         ok &= CheckFunction("exp", &Exp, &TargetFunctions::exp, 0xffffffffu, stride, targets);
-    if (only.empty() || only == "log1p")  // every e in [0, 1]: bit patterns 0 .. 0x3f800000
+    if (only.empty() || only == "log1p") {  // every e in [0, 1]: bit patterns 0 .. 0x3f800000
         ok &= CheckFunction("log1p", &Log1p, &TargetFunctions::log1p, 0x3f800000u, stride, targets);
+        // Outside that domain only NaN is promised: NaN in, NaN out (quiet, signalling, either sign).
+        std::vector<float> nans(kChunk, FromBits(0x7fc00000u)), got(kChunk);
+        nans[1] = FromBits(0xffc00000u);
+        nans[2] = FromBits(0x7f800001u);
+        nans[3] = FromBits(0xffbfffffu);
+        for (const TargetFunctions& t : targets) {
+            t.log1p(nans.data(), got.data(), kChunk);
+            for (size_t i = 0; i < 4; ++i) {
+                if (!std::isnan(got[i])) {
+                    std::printf("log1p %s: NaN 0x%08x gave %a\n", hwy::TargetName(t.target), Bits(nans[i]), got[i]);
+                    ok = false;
+                }
+            }
+        }
+    }
     return ok ? 0 : 1;
 }
 #endif  // HWY_ONCE
