@@ -215,6 +215,70 @@ INSTANTIATE_TEST_SUITE_P(Dtypes, LayoutIndependence,
                                            LayoutTypes{ACL_BF16, ACL_BF16, ACL_BF16, ACL_BF16},
                                            LayoutTypes{ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT}));
 
+// Operands that jump more than a cache line between neighbours in a row go through blocks of 32 rows x 128
+// columns: one stored transposed (contiguous down the columns) is transposed in L1, others are gathered a
+// row at a time. Partial blocks at both edges (70 = 2 x 32 + 6 rows, 300 = 2 x 128 + 44 columns, 44 not a
+// whole vector) and thread splits that start and end inside rows must give the contiguous layout's bits.
+class TransposedBlocks : public ::testing::TestWithParam<LayoutTypes> {};
+
+TEST_P(TransposedBlocks, SameBitsAsContiguous) {
+    const LayoutTypes types = GetParam();
+    std::mt19937_64 rng(81);
+    const int64_t rows = 70, columns = 300;
+    const std::vector<int64_t> shape = {rows, columns};
+    DeviceTensor grad(Dense(shape, types.grad), rng, kValues);
+    DeviceTensor self(Dense(shape, types.self), rng, kValues);
+    DeviceTensor target(Dense(shape, types.target), rng, kValues);
+    DeviceTensor out(Dense(shape, types.out), rng, kValues);
+    ASSERT_EQ(RunSoftMarginLossBackward(grad.tensor(), self.tensor(), target.tensor(), 0, out.tensor()), 0);
+    const std::string failure =
+        VerifyAgainstReference({&grad, &self, &target}, 0, out.spec(), out.Download(), out.host());
+    ASSERT_TRUE(failure.empty()) << failure;
+    const std::vector<uint8_t> expected = out.Download();
+
+    // A copy of dense's values in the layout given by strides and offset.
+    auto relaid = [&](const DeviceTensor& dense, std::vector<int64_t> strides, int64_t offset) {
+        TensorSpec spec = Dense(shape, dense.spec().type);
+        spec.strides = std::move(strides);
+        spec.offset = offset;
+        auto t = std::make_unique<DeviceTensor>(spec, rng, kValues);
+        ForEachIndex(shape, [&](const std::vector<int64_t>& index) {
+            t->SetStorage(t->StorageIndex(index), dense.HostValue(dense.StorageIndex(index)));
+        });
+        t->Upload();
+        return t;
+    };
+    struct Case {
+        const char* name;
+        std::vector<int64_t> self_strides, target_strides;
+        int64_t offset;
+    };
+    const Case cases[] = {
+        {"self transposed", {1, rows}, {columns, 1}, 0},
+        {"self transposed with padding, offset", {1, rows + 3}, {columns, 1}, 5},
+        {"self and target transposed", {1, rows}, {1, rows + 1}, 1},
+        {"self transposed, every other row", {2, 2 * rows + 1}, {columns, 1}, 0},
+    };
+    for (const Case& c : cases) {
+        auto self2 = relaid(self, c.self_strides, c.offset);
+        auto target2 = relaid(target, c.target_strides, c.offset);
+        for (const char* threads : {"1", "2", "3"}) {
+            SCOPED_TRACE(std::string(c.name) + ", threads " + threads);
+            setenv("ACLNN_CPU_NUM_THREADS", threads, 1);
+            DeviceTensor out2(Dense(shape, types.out), rng, kValues);
+            ASSERT_EQ(RunSoftMarginLossBackward(grad.tensor(), self2->tensor(), target2->tensor(), 0, out2.tensor()), 0);
+            EXPECT_EQ(out2.Download(), expected);
+        }
+        unsetenv("ACLNN_CPU_NUM_THREADS");
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Dtypes, TransposedBlocks,
+                         ::testing::Values(LayoutTypes{ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT},
+                                           LayoutTypes{ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16},
+                                           LayoutTypes{ACL_BF16, ACL_BF16, ACL_BF16, ACL_BF16},
+                                           LayoutTypes{ACL_BF16, ACL_FLOAT, ACL_FLOAT16, ACL_FLOAT16}));
+
 // Outputs of 16 MiB and more are written with streaming stores, which need aligned addresses: an out starting
 // anywhere (here 1, 16 and 24 elements into its block) must give the same bits as an aligned one and leave
 // the elements before it alone.

@@ -30,13 +30,14 @@
 #endif
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 
 #include "hwy/cache_control.h"
 #include "hwy/highway.h"
 #include "kernels/simd_support.h"
 #include "kernels/tile_kernel.h"
-#include "kernels/vector_convert-inl.h"
+#include "kernels/operand_access-inl.h"
 
 #ifndef ACLNN_CPU_BLOCKED_KERNELS_ONLY
 #define ACLNN_CPU_BLOCKED_KERNELS_ONLY 0
@@ -47,66 +48,6 @@ namespace aclnn_cpu::kernels::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 constexpr int64_t kBlock = 512;  // elements per block: 2 KiB per fp32 buffer; all buffers stay in L1
-
-using DF = hn::ScalableTag<float>;
-using DU = hn::RebindToUnsigned<DF>;
-using DU16 = hn::Rebind<uint16_t, DF>;
-
-HWY_INLINE hn::Vec<DF> RoundToType(DF df, ElementType type, hn::Vec<DF> r) {
-    if (type == ElementType::kFloat16) return HalfBitsToFloat(df, FloatToHalfBits(df, r));
-    if (type == ElementType::kBFloat16) return Bf16BitsToFloat(df, FloatToBf16Bits(df, r));
-    return r;
-}
-
-// One vector of `type` elements at p, as fp32.
-HWY_INLINE hn::Vec<DF> LoadAsFloat(DF df, ElementType type, const char* p) {
-    if (type == ElementType::kFloat32) return hn::LoadU(df, reinterpret_cast<const float*>(p));
-#if ACLNN_CPU_HARDWARE_F16
-    if (type == ElementType::kFloat16) {
-        const hn::Rebind<hwy::float16_t, DF> df16;
-        return hn::PromoteTo(df, hn::LoadU(df16, reinterpret_cast<const hwy::float16_t*>(p)));
-    }
-#endif
-    const auto bits = hn::PromoteTo(DU(), hn::LoadU(DU16(), reinterpret_cast<const uint16_t*>(p)));
-    return type == ElementType::kFloat16 ? HalfBitsToFloat(df, bits) : Bf16BitsToFloat(df, bits);
-}
-
-// One vector of fp32 values stored at p as `type` elements.
-template <bool kStream>
-HWY_INLINE void StoreAsType(DF df, ElementType type, hn::Vec<DF> v, char* p) {
-    if (type == ElementType::kFloat32) {
-        float* out = reinterpret_cast<float*>(p);
-        if (kStream) hn::Stream(v, df, out); else hn::StoreU(v, df, out);
-        return;
-    }
-    const DU16 du16;
-    hn::Vec<DU16> packed;
-#if ACLNN_CPU_HARDWARE_F16
-    if (type == ElementType::kFloat16) {
-        packed = hn::BitCast(du16, hn::DemoteTo(hn::Rebind<hwy::float16_t, DF>(), v));
-    } else
-#endif
-    {
-        const auto bits = type == ElementType::kFloat16 ? FloatToHalfBits(df, v) : FloatToBf16Bits(df, v);
-        packed = hn::TruncateTo(du16, bits);
-    }
-    // 16-bit results fill half a vector; callers stream them only where that is at least 16 bytes.
-    uint16_t* out = reinterpret_cast<uint16_t*>(p);
-    if (kStream) hn::Stream(packed, du16, out); else hn::StoreU(packed, du16, out);
-}
-
-// One element at p, widened exactly, in every lane (widening is exact, so this equals what the loads give).
-HWY_INLINE hn::Vec<DF> BroadcastAsFloat(DF df, ElementType type, const char* p) {
-    if (type == ElementType::kFloat32) {
-        float value;
-        std::memcpy(&value, p, sizeof value);
-        return hn::Set(df, value);
-    }
-    uint16_t bits;
-    std::memcpy(&bits, p, sizeof bits);
-    const auto lanes = hn::Set(DU(), static_cast<uint32_t>(bits));
-    return type == ElementType::kFloat16 ? HalfBitsToFloat(df, lanes) : Bf16BitsToFloat(df, lanes);
-}
 
 // The functor applied to the first Op::kInputs vectors of in.
 template <class Op>
@@ -120,11 +61,6 @@ HWY_INLINE hn::Vec<DF> Apply(DF df, const hn::Vec<DF>* in) {
         return Op()(df, in[0], in[1], in[2]);
     }
 }
-
-// Whether streaming stores of 16-bit results write exactly one whole vector register (not on 128-bit
-// targets, whose 16-bit half vectors are 8 bytes).
-constexpr bool kCanStream16 = hn::MaxLanes(DU16()) * sizeof(uint16_t) >= 16;
-
 // ---- sums --------------------------------------------------------------------------------------------------
 
 // Adds values[0, count) -- the elements with linear indices position, position + 1, ... -- to sums, each to
@@ -329,96 +265,6 @@ void FusedTile(const KernelConfig& config, const engine::Tile& tile, SumAccumula
 }
 
 // ---- the blocked path --------------------------------------------------------------------------------------
-
-// An operand as the blocked path sees it within one tile.
-struct TileOperand {
-    ElementType type;
-    int64_t size;  // bytes per element
-    const char* origin;
-    int64_t inner, outer;  // byte strides
-    bool broadcast;        // one value for the whole tile
-    hn::Vec<DF> value;     // that value, when broadcast
-};
-
-// Visits [first, first + len) of the tile (row-major) as runs within rows: visit(address, count, done).
-template <class Visit>
-HWY_INLINE void ForEachRun(const TileOperand& op, int64_t inner_size, int64_t first, int64_t len, Visit&& visit) {
-    int64_t done = 0;
-    while (done < len) {
-        const int64_t row = (first + done) / inner_size, column = (first + done) % inner_size;
-        const int64_t count = inner_size - column < len - done ? inner_size - column : len - done;
-        visit(op.origin + row * op.outer + column * op.inner, count, done);
-        done += count;
-    }
-}
-
-// Copies count elements of type T between a strided address and a dense buffer (stride 0 repeats one).
-template <typename T>
-HWY_INLINE void CopyIn(const char* src, int64_t stride, int64_t count, char* HWY_RESTRICT dst) {
-    T* to = reinterpret_cast<T*>(dst);
-    for (int64_t i = 0; i < count; ++i) std::memcpy(&to[i], src + i * stride, sizeof(T));
-}
-template <typename T>
-HWY_INLINE void CopyOut(const char* HWY_RESTRICT src, int64_t count, char* dst, int64_t stride) {
-    const T* from = reinterpret_cast<const T*>(src);
-    for (int64_t i = 0; i < count; ++i) std::memcpy(dst + i * stride, &from[i], sizeof(T));
-}
-
-// Copies the raw elements [first, first + len) of the tile to dst, zero-padding to padded.
-inline void Gather(const TileOperand& op, int64_t inner_size, int64_t first, int64_t len, int64_t padded,
-                   char* HWY_RESTRICT dst) {
-    ForEachRun(op, inner_size, first, len, [&](const char* src, int64_t count, int64_t done) {
-        char* to = dst + done * op.size;
-        if (op.inner == op.size) {
-            std::memcpy(to, src, static_cast<size_t>(count * op.size));
-        } else if (op.size == 4) {
-            CopyIn<uint32_t>(src, op.inner, count, to);
-        } else {
-            CopyIn<uint16_t>(src, op.inner, count, to);
-        }
-    });
-    std::memset(dst + len * op.size, 0, static_cast<size_t>((padded - len) * op.size));
-}
-
-inline void Scatter(const char* HWY_RESTRICT src, const TileOperand& op, int64_t inner_size, int64_t first,
-                    int64_t len) {
-    ForEachRun(op, inner_size, first, len, [&](const char* address, int64_t count, int64_t done) {
-        char* to = const_cast<char*>(address);
-        const char* from = src + done * op.size;
-        if (op.inner == op.size) {
-            std::memcpy(to, from, static_cast<size_t>(count * op.size));
-        } else if (op.size == 4) {
-            CopyOut<uint32_t>(from, count, to, op.inner);
-        } else {
-            CopyOut<uint16_t>(from, count, to, op.inner);
-        }
-    });
-}
-
-// Address of element `first` when [first, first + len) is contiguous in memory, else nullptr.
-inline const char* ContiguousBlock(const TileOperand& op, int64_t inner_size, int64_t first, int64_t len) {
-    if (op.inner != op.size) return nullptr;
-    const int64_t row = first / inner_size, column = first % inner_size;
-    const bool one_row = column + len <= inner_size;
-    if (!one_row && op.outer != inner_size * op.size) return nullptr;
-    return op.origin + row * op.outer + column * op.inner;
-}
-
-// The fp32 values of an input block: in place for contiguous fp32, otherwise widened into buffer.
-inline const float* InputBlock(const TileOperand& op, int64_t inner_size, int64_t first, int64_t len,
-                               int64_t padded, float* HWY_RESTRICT buffer, char* HWY_RESTRICT raw) {
-    const DF df;
-    const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
-    const char* src = len == padded ? ContiguousBlock(op, inner_size, first, len) : nullptr;
-    if (src != nullptr && op.type == ElementType::kFloat32) return reinterpret_cast<const float*>(src);
-    if (src == nullptr) {
-        Gather(op, inner_size, first, len, padded, raw);
-        src = raw;
-    }
-    for (int64_t i = 0; i < padded; i += lanes) hn::Store(LoadAsFloat(df, op.type, src + i * op.size), df, buffer + i);
-    return buffer;
-}
-
 // Computes a block and hands each result vector to store(i, vector), i = 0, lanes, ... < padded.
 template <class Op, class Store>
 HWY_INLINE void ComputeBlock(const KernelConfig& config, const TileOperand* in, const float* const* values,
@@ -458,6 +304,8 @@ HWY_INLINE void ComputeBlock(const KernelConfig& config, const TileOperand* in, 
     }
 }
 
+// ---- the blocked path --------------------------------------------------------------------------------------
+
 // Any dtypes, any strides: blocks of kBlock elements through fp32 buffers; stores, scatters or sums.
 template <class Op>
 void BlockedTile(const KernelConfig& config, const engine::Tile& tile, SumAccumulator* sums) {
@@ -465,7 +313,7 @@ void BlockedTile(const KernelConfig& config, const engine::Tile& tile, SumAccumu
     const DF df;
     const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
     HWY_ALIGN float buffers[kInputs][kBlock];
-    HWY_ALIGN char raw[kBlock * sizeof(float)];
+    HWY_ALIGN char raw[std::max<int64_t>(kBlock * sizeof(float), kTileRows * kTileColumns * 2)];
     const bool summing = config.output == OutputMode::kSum;
 
     TileOperand ops[kInputs + 1];
@@ -482,12 +330,17 @@ void BlockedTile(const KernelConfig& config, const engine::Tile& tile, SumAccumu
     const TileOperand& out = ops[kInputs];
     const ElementType out_type = out.type;
 
-    // One block of up to kBlock consecutive elements (row-major within the tile).
-    auto process = [&](int64_t first, int64_t len) {
+    // One block of up to kBlock consecutive elements (row-major within the tile). given[k], when not null,
+    // holds input k's fp32 values already (a row of a transposed block).
+    auto process = [&](int64_t first, int64_t len, const float* const* given) {
         const int64_t padded = (len + lanes - 1) / lanes * lanes;
         const float* values[kMaxInputs] = {};
         for (int k = 0; k < kInputs; ++k) {
-            if (!ops[k].broadcast) values[k] = InputBlock(ops[k], tile.inner_size, first, len, padded, buffers[k], raw);
+            if (given != nullptr && given[k] != nullptr) {
+                values[k] = given[k];
+            } else if (!ops[k].broadcast) {
+                values[k] = InputBlock(ops[k], tile.inner_size, first, len, padded, buffers[k], raw);
+            }
         }
         if (summing) {
             float* results = reinterpret_cast<float*>(raw);  // the gathers of this block are done with raw
@@ -514,30 +367,56 @@ void BlockedTile(const KernelConfig& config, const engine::Tile& tile, SumAccumu
         }
     };
     auto linear = [&](int64_t begin, int64_t end) {
-        for (int64_t first = begin; first < end; first += kBlock) process(first, std::min(kBlock, end - first));
+        for (int64_t first = begin; first < end; first += kBlock)
+            process(first, std::min(kBlock, end - first), nullptr);
     };
 
     // An operand that jumps more than a cache line between neighbours in a row (a transposed view) would
-    // touch a new line for every element. Whole rows are then visited in bands of kBandRows rows, a few
-    // columns at a time, so the lines one row touches are still in cache for the next rows of the band (few
-    // enough lines that even a power-of-two stride, which maps them all to one cache set, keeps them in L2).
-    // Not for sums, whose order of additions must be the linear order.
+    // touch a new line for every element. Whole rows are then visited in blocks of kTileRows x kTileColumns,
+    // so the lines one row touches are still in cache for the next rows of the block; an operand that runs
+    // down the columns is read a column at a time and transposed in L1, and the next block's lines are
+    // prefetched. Not for sums, whose order of additions must be the linear order.
     bool wide_steps = false;
-    for (int k = 0; k <= kInputs; ++k) wide_steps = wide_steps || ops[k].inner > 64 || ops[k].inner < -64;
+    for (int k = 0; k <= kInputs; ++k) wide_steps = wide_steps || std::abs(ops[k].inner) > kCacheLine;
     const int64_t inner = tile.inner_size;
     const int64_t first_row = (tile.first + inner - 1) / inner, end_row = tile.last / inner;
-    if (summing || !wide_steps || end_row - first_row < 2 || inner <= kBlock) {
+    if (summing || !wide_steps || end_row - first_row < 2 || inner < kTileColumns) {
         linear(tile.first, tile.last);
         return;
     }
-    constexpr int64_t kBandRows = 16;
-    constexpr int64_t kBandColumns = 64;
+    static_assert(kTileRows * kTileColumns * 2 <= sizeof raw, "raw holds a block of 16-bit elements");
+    HWY_ALIGN float transposed[kInputs][kTileRows * kTileColumns];
+    const float* given[kMaxInputs] = {};
     linear(tile.first, first_row * inner);  // a partial first row
-    for (int64_t band = first_row; band < end_row; band += kBandRows) {
-        const int64_t band_end = std::min(end_row, band + kBandRows);
-        for (int64_t column = 0; column < inner; column += kBandColumns) {
-            const int64_t len = std::min(kBandColumns, inner - column);
-            for (int64_t row = band; row < band_end; ++row) process(row * inner + column, len);
+    for (int64_t band = first_row; band < end_row; band += kTileRows) {
+        const int64_t rows = std::min(kTileRows, end_row - band);
+        for (int64_t column = 0; column < inner; column += kTileColumns) {
+            const int64_t columns = std::min(kTileColumns, inner - column);
+            // The next block: along the band, else the start of the next band.
+            const bool band_ends = column + kTileColumns >= inner;
+            const int64_t next_row = band_ends ? band + kTileRows : band;
+            const int64_t next_column = band_ends ? 0 : column + kTileColumns;
+            const bool prefetch = next_row < end_row;
+            const int64_t next_rows = std::min(kTileRows, end_row - next_row);
+            const int64_t next_columns = std::min(kTileColumns, inner - next_column);
+            auto prefetch_part = [&](int64_t part) {
+                if (!prefetch) return;
+                for (int k = 0; k < kInputs; ++k)
+                    PrefetchPart(ops[k], next_row, next_column, next_rows, next_columns, part);
+            };
+            for (int k = 0; k < kInputs; ++k) {
+                given[k] = nullptr;
+                if (!RunsDownColumns(ops[k])) continue;
+                TransposeBlock(ops[k], band, column, rows, columns, transposed[k], raw);
+                given[k] = transposed[k];
+            }
+            for (int64_t r = 0; r < rows; ++r) {
+                prefetch_part(r);
+                process((band + r) * inner + column, columns, given);
+                for (int k = 0; k < kInputs; ++k)
+                    if (given[k] != nullptr) given[k] += kTileColumns;
+            }
+            for (int64_t part = rows; part < kTileRows; ++part) prefetch_part(part);
         }
     }
     linear(end_row * inner, tile.last);  // a partial last row

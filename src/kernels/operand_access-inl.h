@@ -1,0 +1,272 @@
+// How the tile loops read and write operands: vectors of any element type as fp32 (and back), an operand's
+// elements within a tile gathered into or scattered from dense buffers, and blocks of an operand that runs
+// down the tile's columns (a transposed view) transposed in L1, with the prefetches that feed them.
+// Included by elementwise_tiles-inl.h inside each target's namespace pass.
+
+// Include guard toggled per target, as Highway's per-target headers require.
+#if defined(ACLNN_CPU_KERNELS_OPERAND_ACCESS_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef ACLNN_CPU_KERNELS_OPERAND_ACCESS_INL_H_
+#undef ACLNN_CPU_KERNELS_OPERAND_ACCESS_INL_H_
+#else
+#define ACLNN_CPU_KERNELS_OPERAND_ACCESS_INL_H_
+#endif
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstdint>
+#include <cstring>
+
+#include "hwy/highway.h"
+#include "kernels/element_types.h"
+#include "kernels/vector_convert-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace aclnn_cpu::kernels::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// ---- vectors of any element type ---------------------------------------------------------------------------
+
+using DF = hn::ScalableTag<float>;
+using DU = hn::RebindToUnsigned<DF>;
+using DU16 = hn::Rebind<uint16_t, DF>;
+
+HWY_INLINE hn::Vec<DF> RoundToType(DF df, ElementType type, hn::Vec<DF> r) {
+    if (type == ElementType::kFloat16) return HalfBitsToFloat(df, FloatToHalfBits(df, r));
+    if (type == ElementType::kBFloat16) return Bf16BitsToFloat(df, FloatToBf16Bits(df, r));
+    return r;
+}
+
+// One vector of `type` elements at p, as fp32.
+HWY_INLINE hn::Vec<DF> LoadAsFloat(DF df, ElementType type, const char* p) {
+    if (type == ElementType::kFloat32) return hn::LoadU(df, reinterpret_cast<const float*>(p));
+#if ACLNN_CPU_HARDWARE_F16
+    if (type == ElementType::kFloat16) {
+        const hn::Rebind<hwy::float16_t, DF> df16;
+        return hn::PromoteTo(df, hn::LoadU(df16, reinterpret_cast<const hwy::float16_t*>(p)));
+    }
+#endif
+    const auto bits = hn::PromoteTo(DU(), hn::LoadU(DU16(), reinterpret_cast<const uint16_t*>(p)));
+    return type == ElementType::kFloat16 ? HalfBitsToFloat(df, bits) : Bf16BitsToFloat(df, bits);
+}
+
+// One vector of fp32 values stored at p as `type` elements.
+template <bool kStream>
+HWY_INLINE void StoreAsType(DF df, ElementType type, hn::Vec<DF> v, char* p) {
+    if (type == ElementType::kFloat32) {
+        float* out = reinterpret_cast<float*>(p);
+        if (kStream) hn::Stream(v, df, out); else hn::StoreU(v, df, out);
+        return;
+    }
+    const DU16 du16;
+    hn::Vec<DU16> packed;
+#if ACLNN_CPU_HARDWARE_F16
+    if (type == ElementType::kFloat16) {
+        packed = hn::BitCast(du16, hn::DemoteTo(hn::Rebind<hwy::float16_t, DF>(), v));
+    } else
+#endif
+    {
+        const auto bits = type == ElementType::kFloat16 ? FloatToHalfBits(df, v) : FloatToBf16Bits(df, v);
+        packed = hn::TruncateTo(du16, bits);
+    }
+    // 16-bit results fill half a vector; callers stream them only where that is at least 16 bytes.
+    uint16_t* out = reinterpret_cast<uint16_t*>(p);
+    if (kStream) hn::Stream(packed, du16, out); else hn::StoreU(packed, du16, out);
+}
+
+// One element at p, widened exactly, in every lane (widening is exact, so this equals what the loads give).
+HWY_INLINE hn::Vec<DF> BroadcastAsFloat(DF df, ElementType type, const char* p) {
+    if (type == ElementType::kFloat32) {
+        float value;
+        std::memcpy(&value, p, sizeof value);
+        return hn::Set(df, value);
+    }
+    uint16_t bits;
+    std::memcpy(&bits, p, sizeof bits);
+    const auto lanes = hn::Set(DU(), static_cast<uint32_t>(bits));
+    return type == ElementType::kFloat16 ? HalfBitsToFloat(df, lanes) : Bf16BitsToFloat(df, lanes);
+}
+
+// Whether streaming stores of 16-bit results write exactly one whole vector register (not on 128-bit
+// targets, whose 16-bit half vectors are 8 bytes).
+constexpr bool kCanStream16 = hn::MaxLanes(DU16()) * sizeof(uint16_t) >= 16;
+// ---- an operand within a tile ------------------------------------------------------------------------------
+
+struct TileOperand {
+    ElementType type;
+    int64_t size;  // bytes per element
+    const char* origin;
+    int64_t inner, outer;  // byte strides
+    bool broadcast;        // one value for the whole tile
+    hn::Vec<DF> value;     // that value, when broadcast
+};
+
+// Visits [first, first + len) of the tile (row-major) as runs within rows: visit(address, count, done).
+template <class Visit>
+HWY_INLINE void ForEachRun(const TileOperand& op, int64_t inner_size, int64_t first, int64_t len, Visit&& visit) {
+    int64_t done = 0;
+    while (done < len) {
+        const int64_t row = (first + done) / inner_size, column = (first + done) % inner_size;
+        const int64_t count = inner_size - column < len - done ? inner_size - column : len - done;
+        visit(op.origin + row * op.outer + column * op.inner, count, done);
+        done += count;
+    }
+}
+
+// Copies count elements of type T between a strided address and a dense buffer (stride 0 repeats one).
+template <typename T>
+HWY_INLINE void CopyIn(const char* src, int64_t stride, int64_t count, char* HWY_RESTRICT dst) {
+    T* to = reinterpret_cast<T*>(dst);
+    for (int64_t i = 0; i < count; ++i) std::memcpy(&to[i], src + i * stride, sizeof(T));
+}
+template <typename T>
+HWY_INLINE void CopyOut(const char* HWY_RESTRICT src, int64_t count, char* dst, int64_t stride) {
+    const T* from = reinterpret_cast<const T*>(src);
+    for (int64_t i = 0; i < count; ++i) std::memcpy(dst + i * stride, &from[i], sizeof(T));
+}
+
+// Copies the raw elements [first, first + len) of the tile to dst, zero-padding to padded.
+inline void Gather(const TileOperand& op, int64_t inner_size, int64_t first, int64_t len, int64_t padded,
+                   char* HWY_RESTRICT dst) {
+    ForEachRun(op, inner_size, first, len, [&](const char* src, int64_t count, int64_t done) {
+        char* to = dst + done * op.size;
+        if (op.inner == op.size) {
+            std::memcpy(to, src, static_cast<size_t>(count * op.size));
+        } else if (op.size == 4) {
+            CopyIn<uint32_t>(src, op.inner, count, to);
+        } else {
+            CopyIn<uint16_t>(src, op.inner, count, to);
+        }
+    });
+    std::memset(dst + len * op.size, 0, static_cast<size_t>((padded - len) * op.size));
+}
+
+inline void Scatter(const char* HWY_RESTRICT src, const TileOperand& op, int64_t inner_size, int64_t first,
+                    int64_t len) {
+    ForEachRun(op, inner_size, first, len, [&](const char* address, int64_t count, int64_t done) {
+        char* to = const_cast<char*>(address);
+        const char* from = src + done * op.size;
+        if (op.inner == op.size) {
+            std::memcpy(to, from, static_cast<size_t>(count * op.size));
+        } else if (op.size == 4) {
+            CopyOut<uint32_t>(from, count, to, op.inner);
+        } else {
+            CopyOut<uint16_t>(from, count, to, op.inner);
+        }
+    });
+}
+
+// Address of element `first` when [first, first + len) is contiguous in memory, else nullptr.
+inline const char* ContiguousBlock(const TileOperand& op, int64_t inner_size, int64_t first, int64_t len) {
+    if (op.inner != op.size) return nullptr;
+    const int64_t row = first / inner_size, column = first % inner_size;
+    const bool one_row = column + len <= inner_size;
+    if (!one_row && op.outer != inner_size * op.size) return nullptr;
+    return op.origin + row * op.outer + column * op.inner;
+}
+
+// The fp32 values of an input block: in place for contiguous fp32, otherwise widened into buffer.
+inline const float* InputBlock(const TileOperand& op, int64_t inner_size, int64_t first, int64_t len,
+                               int64_t padded, float* HWY_RESTRICT buffer, char* HWY_RESTRICT raw) {
+    const DF df;
+    const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
+    const char* src = len == padded ? ContiguousBlock(op, inner_size, first, len) : nullptr;
+    if (src != nullptr && op.type == ElementType::kFloat32) return reinterpret_cast<const float*>(src);
+    if (src == nullptr) {
+        Gather(op, inner_size, first, len, padded, raw);
+        src = raw;
+    }
+    for (int64_t i = 0; i < padded; i += lanes) hn::Store(LoadAsFloat(df, op.type, src + i * op.size), df, buffer + i);
+    return buffer;
+}
+
+// ---- blocks of operands that jump between neighbours ------------------------------------------------------
+
+// A block of the tile's rows and columns, visited together when an operand jumps more than a cache line
+// between neighbours in a row (a transposed view): the kTileRows rows share the lines each column touches.
+// 32 x 128 measured best of 16..64 x 32..256 on the transposed benchmark (a 4096 x 4096 fp32 `self`); the
+// fp32 block (16 KiB) stays in L1 beside the rows being computed.
+constexpr int64_t kTileRows = 32;
+constexpr int64_t kTileColumns = 128;  // a multiple of every target's lane count, and of kTileRows
+constexpr int64_t kCacheLine = 64;
+static_assert(kTileColumns % kTileRows == 0, "PrefetchPart splits the columns into kTileRows parts");
+
+// Whether an operand runs contiguously down the tile's columns while jumping along its rows: a transposed
+// view, read a column at a time (kTileRows neighbours in memory) and transposed in L1.
+inline bool RunsDownColumns(const TileOperand& op) {
+    return !op.broadcast && op.outer == op.size && std::abs(op.inner) > kCacheLine;
+}
+
+// Where a prefetched line should go: L1 for rows computed from directly, L2 for the columns of a transposed
+// operand -- a power-of-two row pitch maps all of a block's columns to one or two L1 sets, where they would
+// evict each other before the transpose reads them.
+enum class PrefetchTo { kL1, kL2 };
+
+// Starts loading the cache line at p. GCC 12 deletes the prefetch builtins (and Highway's Prefetch) as dead
+// code when they are inlined into these loops, so x86 states them in volatile asm.
+template <PrefetchTo kTo>
+HWY_INLINE void PrefetchLine(const char* p) {
+#if HWY_ARCH_X86
+    if constexpr (kTo == PrefetchTo::kL1) {
+        asm volatile("prefetcht0 %0" : : "m"(*p));
+    } else {
+        asm volatile("prefetcht1 %0" : : "m"(*p));
+    }
+#else
+    __builtin_prefetch(p, 0, kTo == PrefetchTo::kL1 ? 3 : 2);
+#endif
+}
+
+// Every line of the bytes bytes at first.
+template <PrefetchTo kTo>
+HWY_INLINE void PrefetchRun(const char* first, int64_t bytes) {
+    const int64_t skip = static_cast<int64_t>(reinterpret_cast<uintptr_t>(first) % kCacheLine);
+    const int64_t lines = (skip + bytes + kCacheLine - 1) / kCacheLine;
+    for (int64_t i = 0; i < lines; ++i) PrefetchLine<kTo>(first - skip + i * kCacheLine);
+}
+
+// Asks the memory system for part `part` (of kTileRows parts) of the lines of op's block of rows x columns
+// elements at (row, column): one row of an operand read along rows, kTileColumns / kTileRows columns of one
+// read down columns. The hardware prefetchers cannot follow runs this short, so the next block's lines are
+// requested while the current block computes, a part per row computed: spread out, so that the requests do
+// not all wait at once for the core's few line-fill buffers.
+inline void PrefetchPart(const TileOperand& op, int64_t row, int64_t column, int64_t rows, int64_t columns,
+                         int64_t part) {
+    if (op.broadcast) return;
+    const char* origin = op.origin + row * op.outer + column * op.inner;
+    if (RunsDownColumns(op)) {
+        constexpr int64_t kPerPart = kTileColumns / kTileRows;
+        const int64_t end = std::min(columns, (part + 1) * kPerPart);
+        for (int64_t j = part * kPerPart; j < end; ++j)
+            PrefetchRun<PrefetchTo::kL2>(origin + j * op.inner, rows * op.size);
+    } else if (op.inner == op.size && part < rows) {
+        PrefetchRun<PrefetchTo::kL1>(origin + part * op.outer, columns * op.size);
+    }
+}
+
+// The fp32 values of op's block of rows x columns elements at (row, column), row-major with kTileColumns per
+// row (the padding beyond columns is left as it is). raw holds the transposed raw elements meanwhile.
+inline void TransposeBlock(const TileOperand& op, int64_t row, int64_t column, int64_t rows, int64_t columns,
+                           float* HWY_RESTRICT tile, char* HWY_RESTRICT raw) {
+    const char* origin = op.origin + row * op.outer + column * op.inner;
+    char* to = op.type == ElementType::kFloat32 ? reinterpret_cast<char*>(tile) : raw;
+    for (int64_t j = 0; j < columns; ++j) {
+        if (op.size == 4) {
+            CopyOut<uint32_t>(origin + j * op.inner, rows, to + j * 4, kTileColumns * 4);
+        } else {
+            CopyOut<uint16_t>(origin + j * op.inner, rows, to + j * 2, kTileColumns * 2);
+        }
+    }
+    const DF df;
+    const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
+    const int64_t padded = (columns + lanes - 1) / lanes * lanes;
+    for (int64_t r = 0; r < rows && padded != columns; ++r)  // the last vector's spare lanes: zeros
+        std::memset(to + (r * kTileColumns + columns) * op.size, 0, static_cast<size_t>((padded - columns) * op.size));
+    if (op.type == ElementType::kFloat32) return;
+    for (int64_t r = 0; r < rows; ++r)
+        for (int64_t i = 0; i < columns; i += lanes)
+            hn::Store(LoadAsFloat(df, op.type, raw + (r * kTileColumns + i) * 2), df, tile + r * kTileColumns + i);
+}
+}  // namespace aclnn_cpu::kernels::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#endif  // include guard
