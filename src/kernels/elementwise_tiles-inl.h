@@ -61,6 +61,7 @@ HWY_INLINE hn::Vec<DF> Apply(DF df, const hn::Vec<DF>* in) {
         return Op()(df, in[0], in[1], in[2]);
     }
 }
+
 // ---- sums --------------------------------------------------------------------------------------------------
 
 // Adds values[0, count) -- the elements with linear indices position, position + 1, ... -- to sums, each to
@@ -265,6 +266,7 @@ void FusedTile(const KernelConfig& config, const engine::Tile& tile, SumAccumula
 }
 
 // ---- the blocked path --------------------------------------------------------------------------------------
+
 // Computes a block and hands each result vector to store(i, vector), i = 0, lanes, ... < padded.
 template <class Op, class Store>
 HWY_INLINE void ComputeBlock(const KernelConfig& config, const TileOperand* in, const float* const* values,
@@ -304,8 +306,6 @@ HWY_INLINE void ComputeBlock(const KernelConfig& config, const TileOperand* in, 
     }
 }
 
-// ---- the blocked path --------------------------------------------------------------------------------------
-
 // Any dtypes, any strides: blocks of kBlock elements through fp32 buffers; stores, scatters or sums.
 template <class Op>
 void BlockedTile(const KernelConfig& config, const engine::Tile& tile, SumAccumulator* sums) {
@@ -313,6 +313,7 @@ void BlockedTile(const KernelConfig& config, const engine::Tile& tile, SumAccumu
     const DF df;
     const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
     HWY_ALIGN float buffers[kInputs][kBlock];
+    // Raw elements: a gathered block of kBlock, or a transposed block of 16-bit elements.
     HWY_ALIGN char raw[std::max<int64_t>(kBlock * sizeof(float), kTileRows * kTileColumns * 2)];
     const bool summing = config.output == OutputMode::kSum;
 
@@ -384,7 +385,6 @@ void BlockedTile(const KernelConfig& config, const engine::Tile& tile, SumAccumu
         linear(tile.first, tile.last);
         return;
     }
-    static_assert(kTileRows * kTileColumns * 2 <= sizeof raw, "raw holds a block of 16-bit elements");
     HWY_ALIGN float transposed[kInputs][kTileRows * kTileColumns];
     const float* given[kMaxInputs] = {};
     linear(tile.first, first_row * inner);  // a partial first row

@@ -164,18 +164,24 @@ inline const char* ContiguousBlock(const TileOperand& op, int64_t inner_size, in
     return op.origin + row * op.outer + column * op.inner;
 }
 
+// The padded (a whole number of vectors) raw `type` elements at src, as fp32 at dst.
+inline void WidenToFloat(ElementType type, const char* HWY_RESTRICT src, int64_t padded, float* HWY_RESTRICT dst) {
+    const DF df;
+    const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
+    const int64_t size = ElementSize(type);
+    for (int64_t i = 0; i < padded; i += lanes) hn::Store(LoadAsFloat(df, type, src + i * size), df, dst + i);
+}
+
 // The fp32 values of an input block: in place for contiguous fp32, otherwise widened into buffer.
 inline const float* InputBlock(const TileOperand& op, int64_t inner_size, int64_t first, int64_t len,
                                int64_t padded, float* HWY_RESTRICT buffer, char* HWY_RESTRICT raw) {
-    const DF df;
-    const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
     const char* src = len == padded ? ContiguousBlock(op, inner_size, first, len) : nullptr;
     if (src != nullptr && op.type == ElementType::kFloat32) return reinterpret_cast<const float*>(src);
     if (src == nullptr) {
         Gather(op, inner_size, first, len, padded, raw);
         src = raw;
     }
-    for (int64_t i = 0; i < padded; i += lanes) hn::Store(LoadAsFloat(df, op.type, src + i * op.size), df, buffer + i);
+    WidenToFloat(op.type, src, padded, buffer);
     return buffer;
 }
 
@@ -193,7 +199,7 @@ static_assert(kTileColumns % kTileRows == 0, "PrefetchPart splits the columns in
 // Whether an operand runs contiguously down the tile's columns while jumping along its rows: a transposed
 // view, read a column at a time (kTileRows neighbours in memory) and transposed in L1.
 inline bool RunsDownColumns(const TileOperand& op) {
-    return !op.broadcast && op.outer == op.size && std::abs(op.inner) > kCacheLine;
+    return op.outer == op.size && std::abs(op.inner) > kCacheLine;
 }
 
 // Where a prefetched line should go: L1 for rows computed from directly, L2 for the columns of a transposed
@@ -231,7 +237,6 @@ HWY_INLINE void PrefetchRun(const char* first, int64_t bytes) {
 // not all wait at once for the core's few line-fill buffers.
 inline void PrefetchPart(const TileOperand& op, int64_t row, int64_t column, int64_t rows, int64_t columns,
                          int64_t part) {
-    if (op.broadcast) return;
     const char* origin = op.origin + row * op.outer + column * op.inner;
     if (RunsDownColumns(op)) {
         constexpr int64_t kPerPart = kTileColumns / kTileRows;
@@ -244,7 +249,7 @@ inline void PrefetchPart(const TileOperand& op, int64_t row, int64_t column, int
 }
 
 // The fp32 values of op's block of rows x columns elements at (row, column), row-major with kTileColumns per
-// row (the padding beyond columns is left as it is). raw holds the transposed raw elements meanwhile.
+// row, each row zero-padded to a whole number of vectors. raw holds the transposed 16-bit elements meanwhile.
 inline void TransposeBlock(const TileOperand& op, int64_t row, int64_t column, int64_t rows, int64_t columns,
                            float* HWY_RESTRICT tile, char* HWY_RESTRICT raw) {
     const char* origin = op.origin + row * op.outer + column * op.inner;
@@ -263,9 +268,9 @@ inline void TransposeBlock(const TileOperand& op, int64_t row, int64_t column, i
         std::memset(to + (r * kTileColumns + columns) * op.size, 0, static_cast<size_t>((padded - columns) * op.size));
     if (op.type == ElementType::kFloat32) return;
     for (int64_t r = 0; r < rows; ++r)
-        for (int64_t i = 0; i < columns; i += lanes)
-            hn::Store(LoadAsFloat(df, op.type, raw + (r * kTileColumns + i) * 2), df, tile + r * kTileColumns + i);
+        WidenToFloat(op.type, raw + r * kTileColumns * 2, padded, tile + r * kTileColumns);
 }
+
 }  // namespace aclnn_cpu::kernels::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
