@@ -165,6 +165,21 @@ TEST(Layouts, EmptyTensorsSucceedAndWriteNothing) {
     for (aclTensor* t : empty) aclDestroyTensor(t);
 }
 
+// A copy of dense's values (same shape and dtype) stored with the given strides and offset; the storage
+// outside the view holds random values.
+std::unique_ptr<DeviceTensor> Relaid(const DeviceTensor& dense, const std::vector<int64_t>& strides,
+                                     int64_t offset, std::mt19937_64& rng) {
+    TensorSpec spec = Dense(dense.spec().dims, dense.spec().type);
+    spec.strides = strides;
+    spec.offset = offset;
+    auto t = std::make_unique<DeviceTensor>(spec, rng, kValues);
+    ForEachIndex(spec.dims, [&](const std::vector<int64_t>& index) {
+        t->SetStorage(t->StorageIndex(index), dense.HostValue(dense.StorageIndex(index)));
+    });
+    t->Upload();
+    return t;
+}
+
 // The same values in different layouts give bit-identical results: contiguous operands take the kernels'
 // fused path (uniform dtypes; all-BFLOAT16 in even/odd pairs) or blocked path (mixed dtypes), transposed ones
 // always the blocked path.
@@ -185,17 +200,7 @@ TEST_P(LayoutIndependence, ResultsDoNotDependOnLayout) {
     ASSERT_EQ(RunSoftMarginLossBackward(grad.tensor(), self.tensor(), target.tensor(), 1, out.tensor()), 0);
 
     // The same values, stored transposed with padding, written to a transposed out.
-    auto transposed = [&](const DeviceTensor& dense) {
-        TensorSpec spec = Dense(shape, dense.spec().type);
-        spec.strides = {1, 40};
-        spec.offset = 2;
-        auto t = std::make_unique<DeviceTensor>(spec, rng, kValues);
-        ForEachIndex(shape, [&](const std::vector<int64_t>& index) {
-            t->SetStorage(t->StorageIndex(index), dense.HostValue(dense.StorageIndex(index)));
-        });
-        t->Upload();
-        return t;
-    };
+    auto transposed = [&](const DeviceTensor& dense) { return Relaid(dense, {1, 40}, 2, rng); };
     auto grad2 = transposed(grad), self2 = transposed(self), target2 = transposed(target), out2 = transposed(out);
     ASSERT_EQ(RunSoftMarginLossBackward(grad2->tensor(), self2->tensor(), target2->tensor(), 1, out2->tensor()), 0);
     const std::vector<uint8_t> a = out.Download(), b = out2->Download();
@@ -236,18 +241,6 @@ TEST_P(TransposedBlocks, SameBitsAsContiguous) {
     ASSERT_TRUE(failure.empty()) << failure;
     const std::vector<uint8_t> expected = out.Download();
 
-    // A copy of dense's values in the layout given by strides and offset.
-    auto relaid = [&](const DeviceTensor& dense, std::vector<int64_t> strides, int64_t offset) {
-        TensorSpec spec = Dense(shape, dense.spec().type);
-        spec.strides = std::move(strides);
-        spec.offset = offset;
-        auto t = std::make_unique<DeviceTensor>(spec, rng, kValues);
-        ForEachIndex(shape, [&](const std::vector<int64_t>& index) {
-            t->SetStorage(t->StorageIndex(index), dense.HostValue(dense.StorageIndex(index)));
-        });
-        t->Upload();
-        return t;
-    };
     struct Case {
         const char* name;
         std::vector<int64_t> self_strides, target_strides;
@@ -260,8 +253,8 @@ TEST_P(TransposedBlocks, SameBitsAsContiguous) {
         {"self transposed, every other row", {2, 2 * rows + 1}, {columns, 1}, 0},
     };
     for (const Case& c : cases) {
-        auto self2 = relaid(self, c.self_strides, c.offset);
-        auto target2 = relaid(target, c.target_strides, c.offset);
+        auto self2 = Relaid(self, c.self_strides, c.offset, rng);
+        auto target2 = Relaid(target, c.target_strides, c.offset, rng);
         for (const char* threads : {"1", "2", "3"}) {
             SCOPED_TRACE(std::string(c.name) + ", threads " + threads);
             setenv("ACLNN_CPU_NUM_THREADS", threads, 1);
