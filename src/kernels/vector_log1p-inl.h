@@ -1,16 +1,17 @@
 // log1p(e) for e in [0, 1] -- the forward operator's log(1 + exp(-|t|)) -- vectorised with Highway ops; the
-// project's own (by the same ruling as its exp), written from the classic reduction that Arm's
-// optimized-routines and fdlibm use for log/log1p:
-//   s = 1 + e rounded, c = e - (s - 1) exactly (what the rounding lost; log1p(e) = log(s) + c/s to 2^-48);
-//   s in [1, 2]: m = s, or s/2 when s >= sqrt(2), so m is in [sqrt(1/2), sqrt(2)] and f = m - 1 is exact;
-//   log(m) = f + f^2 (f P(f) - 1/2), P a 7-term minimax polynomial fitted for this file (relative error of
-//   the polynomial 3.7e-8, 0.6 x 2^-24, coefficients rounded to fp32);
-//   the result is (k ln2_high + f) + (f^2 (f P - 1/2) + k ln2_low + c/s), k = 0 or 1: the first sum is exact
-//   (ln2_high has 15 significant bits and f is a multiple of 2^-24), so the result rounds once.
-// Below e = 2^-10 three terms of the series e - e^2/2 + e^3/3 are used (exact to 2^-30 relative), because
-// there c/s is most of the result and the approximate reciprocal behind it has only 12 correct bits.
+// project's own (by the same ruling as its exp). The domain is one binade-free interval whose singularity
+// (e = -1) lies a whole interval length away, so a single polynomial covers it without any range reduction,
+// blend or division:
+//   log1p(e) = e + e^2 Q(e),  Q a degree-9 polynomial fitted for this file (iteratively reweighted least
+//   squares on the relative error of log1p; 8e-10 relative, 0.013 x 2^-24, before rounding the coefficients
+//   to fp32).
+// Writing the leading term e separately keeps the relative precision for small e (where the result is e to
+// within e^2/2) and lets the last FMA round the result once. Q is evaluated by Estrin's scheme for its high
+// terms and Horner's for the three low ones: the low terms carry most of the value, and Horner's steps there
+// add the least rounding error (an all-Estrin evaluation of a degree-8 Q reached 2 ulp near e = 1).
 // Verified on every fp32 e in [0, 1] on every compiled target (tests/exhaustive/exhaustive_math.cpp) against
-// the correctly rounded log1p: within 2 ulp. A NaN e gives NaN (through the arithmetic).
+// the correctly rounded log1p: within 2 ulp. A NaN e gives NaN through the arithmetic; 0 and subnormal e give
+// e itself.
 
 #if defined(ACLNN_CPU_KERNELS_VECTOR_LOG1P_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef ACLNN_CPU_KERNELS_VECTOR_LOG1P_INL_H_
@@ -27,32 +28,20 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 template <class D>
 HWY_INLINE hn::Vec<D> Log1pOfUnitInterval(D d, hn::Vec<D> e) {
-    const auto one = hn::Set(d, 1.0f);
-    const auto sum = hn::Add(one, e);
-    const auto lost = hn::Sub(e, hn::Sub(sum, one));  // exact
-    const auto halve = hn::Ge(sum, hn::Set(d, 1.41421354f));
-    const auto m = hn::IfThenElse(halve, hn::Mul(sum, hn::Set(d, 0.5f)), sum);
-    const auto f = hn::Sub(m, one);  // exact (Sterbenz)
-    // P(f) = p0 + p1 f + ... + p6 f^6, Estrin's scheme.
-    const auto f2 = hn::Mul(f, f);
-    const auto f4 = hn::Mul(f2, f2);
-    const auto p01 = hn::MulAdd(hn::Set(d, -0.250014961f), f, hn::Set(d, 0.333339036f));
-    const auto p23 = hn::MulAdd(hn::Set(d, -0.165727392f), f, hn::Set(d, 0.199635655f));
-    const auto p45 = hn::MulAdd(hn::Set(d, -0.143024042f), f, hn::Set(d, 0.149036929f));
-    const auto p0123 = hn::MulAdd(p23, f2, p01);
-    const auto p456 = hn::MulAdd(hn::Set(d, 0.0877901241f), f2, p45);
-    const auto p = hn::MulAdd(p456, f4, p0123);
-    const auto t = hn::MulAdd(f, p, hn::Set(d, -0.5f));
-    const auto zero = hn::Zero(d);
-    const auto ln2_high = hn::IfThenElse(halve, hn::Set(d, 0.693145751953125f), zero);
-    const auto ln2_low = hn::IfThenElse(halve, hn::Set(d, 1.42860677e-6f), zero);
-    const auto high = hn::Add(ln2_high, f);  // exact
-    const auto correction = hn::MulAdd(lost, hn::ApproximateReciprocal(sum), ln2_low);
-    const auto logarithm = hn::Add(high, hn::MulAdd(f2, t, correction));
-    const auto cubic = hn::NegMulAdd(e, hn::Set(d, 1.0f / 3.0f), hn::Set(d, 0.5f));  // 1/2 - e/3
-    const auto series = hn::Mul(e, hn::NegMulAdd(e, cubic, one));                    // e (1 - e (1/2 - e/3))
-    // A NaN e fails the comparison and its logarithm is NaN: no blend needed for it.
-    return hn::IfThenElse(hn::Lt(e, hn::Set(d, 0x1p-10f)), series, logarithm);
+    const auto e2 = hn::Mul(e, e);
+    const auto e4 = hn::Mul(e2, e2);
+    // High part: q3 + q4 e + ... + q9 e^6, Estrin's scheme.
+    const auto q34 = hn::MulAdd(hn::Set(d, -0.161293358f), e, hn::Set(d, 0.198979318f));
+    const auto q56 = hn::MulAdd(hn::Set(d, -0.0830740631f), e, hn::Set(d, 0.124671213f));
+    const auto q78 = hn::MulAdd(hn::Set(d, -0.013631478f), e, hn::Set(d, 0.0419813544f));
+    const auto q3456 = hn::MulAdd(q56, e2, q34);
+    const auto q789 = hn::MulAdd(hn::Set(d, 0.00207294710f), e2, q78);
+    const auto high = hn::MulAdd(q789, e4, q3456);
+    // Low part by Horner: Q = q0 + e (q1 + e (q2 + e high)).
+    auto q = hn::MulAdd(high, e, hn::Set(d, -0.249885783f));
+    q = hn::MulAdd(q, e, hn::Set(d, 0.333326906f));
+    q = hn::MulAdd(q, e, hn::Set(d, -0.499999881f));
+    return hn::MulAdd(e2, q, e);
 }
 
 }  // namespace aclnn_cpu::kernels::HWY_NAMESPACE
