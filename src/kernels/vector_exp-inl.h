@@ -27,22 +27,52 @@ HWY_BEFORE_NAMESPACE();
 namespace aclnn_cpu::kernels::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// p(r) = exp(r) - 1 for |r| <= ln2/2: r + r^2 (c2 + c3 r + c4 r^2 + c5 r^3 + c6 r^4), Estrin's scheme.
 template <class D>
-HWY_INLINE hn::Vec<D> VectorExp(D d, hn::Vec<D> x) {
-    const hn::RebindToSigned<D> di;
-    const auto clamped = hn::Min(hn::Max(x, hn::Set(d, -104.0f)), hn::Set(d, 89.0f));
-    const auto n = hn::Round(hn::Mul(clamped, hn::Set(d, 1.44269502f)));  // x / ln2, to nearest
-    // ln2 = kLn2High + kLn2Low; kLn2High has 15 significant bits, so n * kLn2High (|n| <= 151) is exact, with
-    // or without FMA, and so is the subtraction from x (Sterbenz).
-    const auto r_high = hn::NegMulAdd(n, hn::Set(d, 0.693145751953125f), clamped);
-    const auto r = hn::NegMulAdd(n, hn::Set(d, 1.42860677e-6f), r_high);
-    // p = r + r^2 (c2 + c3 r + c4 r^2 + c5 r^3 + c6 r^4), Estrin's scheme.
+HWY_INLINE hn::Vec<D> ExpMinusOneOfReduced(D d, hn::Vec<D> r) {
     const auto r2 = hn::Mul(r, r);
     const auto low = hn::MulAdd(hn::Set(d, 0.166665211f), r, hn::Set(d, 0.49999997f));
     const auto high = hn::MulAdd(hn::Set(d, 0.00138796913f), r2,
                                  hn::MulAdd(hn::Set(d, 0.00836869329f), r, hn::Set(d, 0.0416672267f)));
     const auto q = hn::MulAdd(high, r2, low);
-    const auto p = hn::MulAdd(q, r2, r);
+    return hn::MulAdd(q, r2, r);
+}
+
+// ln2 = kLn2High + kLn2Low; kLn2High has 15 significant bits, so n * kLn2High (|n| <= 151) is exact, with
+// or without FMA, and so is the subtraction from x (Sterbenz).
+template <class D>
+HWY_INLINE hn::Vec<D> ReduceByLn2(D d, hn::Vec<D> x, hn::Vec<D> n) {
+    const auto r_high = hn::NegMulAdd(n, hn::Set(d, 0.693145751953125f), x);
+    return hn::NegMulAdd(n, hn::Set(d, 1.42860677e-6f), r_high);
+}
+
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+// AVX-512: vscalefps multiplies by 2^n with a single rounding into the subnormal range and a correct overflow
+// to +inf, which replaces the two exponent-field scales of the portable path and the float-to-int
+// conversion; n comes from the round-to-nearest "shifter" (x / ln2 + 1.5 * 2^23, then minus it again) in two
+// single-uop instructions instead of a round. The clamp's operand order lets a NaN x through (x86 MAXPS and
+// MINPS return their second operand when either is NaN), and the NaN then propagates through the
+// arithmetic, so this path needs no NaN blend. Saves 9 of the portable path's 23 instructions.
+HWY_INLINE __m512 ScaleByPowerOfTwo(__m512 m, __m512 n) { return _mm512_scalef_ps(m, n); }
+HWY_INLINE __m256 ScaleByPowerOfTwo(__m256 m, __m256 n) { return _mm256_scalef_ps(m, n); }
+HWY_INLINE __m128 ScaleByPowerOfTwo(__m128 m, __m128 n) { return _mm_scalef_ps(m, n); }
+
+template <class D>
+HWY_INLINE hn::Vec<D> VectorExp(D d, hn::Vec<D> x) {
+    const auto clamped = hn::Min(hn::Set(d, 89.0f), hn::Max(hn::Set(d, -104.0f), x));
+    const auto shifter = hn::Set(d, 12582912.0f);  // 1.5 * 2^23: adding it rounds |v| < 2^22 to an integer
+    const auto n = hn::Sub(hn::MulAdd(clamped, hn::Set(d, 1.44269502f), shifter), shifter);
+    const auto p = ExpMinusOneOfReduced(d, ReduceByLn2(d, clamped, n));
+    const auto m = hn::Add(p, hn::Set(d, 1.0f));
+    return hn::Vec<D>{ScaleByPowerOfTwo(m.raw, n.raw)};
+}
+#else
+template <class D>
+HWY_INLINE hn::Vec<D> VectorExp(D d, hn::Vec<D> x) {
+    const hn::RebindToSigned<D> di;
+    const auto clamped = hn::Min(hn::Max(x, hn::Set(d, -104.0f)), hn::Set(d, 89.0f));
+    const auto n = hn::Round(hn::Mul(clamped, hn::Set(d, 1.44269502f)));  // x / ln2, to nearest
+    const auto p = ExpMinusOneOfReduced(d, ReduceByLn2(d, clamped, n));
     // 2^n = 2^n1 * 2^n2 with n1 = floor(n / 2): both exponents lie in [-76, 65], normal numbers.
     const auto n_int = hn::ConvertTo(di, n);
     const auto n1 = hn::ShiftRight<1>(n_int);
@@ -53,6 +83,7 @@ HWY_INLINE hn::Vec<D> VectorExp(D d, hn::Vec<D> x) {
     const auto result = hn::Mul(hn::MulAdd(scale2, p, scale2), scale1);
     return hn::IfThenElse(hn::IsNaN(x), x, result);
 }
+#endif
 
 }  // namespace aclnn_cpu::kernels::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
