@@ -18,7 +18,11 @@ namespace hn = hwy::HWY_NAMESPACE;
 // log1p(e) rather than log of the rounded e + 1: the same formula, but small losses (t above ~8, where
 // e + 1 rounds away most of e) keep fp32 precision instead of collapsing to 0 (docs/compatibility.md).
 // exp and log1p are the project's (kernels/vector_exp-inl.h, kernels/vector_log1p-inl.h), both within 1 ulp.
-// Max drops a NaN on x86, so a NaN t is passed through explicitly; inf inputs follow the formula (t = +inf: 0; t = -inf: +inf; 0 * inf: NaN).
+// max(-t, 0) is added as log1p - min(0, t): the same bits (negation is exact, and a + b = a - (-b) in IEEE
+// arithmetic) one negation fewer; -|t| is t with its sign bit set, one instruction.
+// A NaN t must give NaN. On x86, MINPS returns its second operand when either is NaN, so min(0, t) passes a
+// NaN t through (and exp and log1p keep it NaN); elsewhere Highway leaves Min's NaN behaviour open, so the
+// NaN is passed through explicitly. inf inputs follow the formula (t = +inf: 0; t = -inf: +inf; 0 * inf: NaN).
 struct SoftMarginLoss {
     static constexpr int kInputs = 2;        // self, target
     static constexpr int kScaledInput = -1;  // none: mean divides the sum, not an input
@@ -26,10 +30,15 @@ struct SoftMarginLoss {
     template <class D>
     HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> x, hn::Vec<D> y) const {
         const auto t = hn::Mul(y, x);
-        const auto e = kernels::HWY_NAMESPACE::VectorExp(d, hn::Neg(hn::Abs(t)));  // in [0, 1]: no overflow
+        const auto minus_magnitude = hn::Or(t, hn::SignBit(d));
+        const auto e = kernels::HWY_NAMESPACE::VectorExp(d, minus_magnitude);  // in [0, 1]: no overflow
         const auto log1p = kernels::HWY_NAMESPACE::Log1pOfUnitInterval(d, e);
-        const auto loss = hn::Add(hn::Max(hn::Neg(t), hn::Zero(d)), log1p);
+        const auto loss = hn::Sub(log1p, hn::Min(hn::Zero(d), t));
+#if HWY_ARCH_X86
+        return loss;
+#else
         return hn::IfThenElse(hn::IsNaN(t), t, loss);
+#endif
     }
 };
 
