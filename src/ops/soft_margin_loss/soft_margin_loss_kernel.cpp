@@ -17,12 +17,14 @@ namespace hn = hwy::HWY_NAMESPACE;
 // CANN's arch35 order: t = target*self; L = max(-t, 0) + log(1 + exp(-|t|)). The logarithm is evaluated as
 // log1p(e) rather than log of the rounded e + 1: the same formula, but small losses (t above ~8, where
 // e + 1 rounds away most of e) keep fp32 precision instead of collapsing to 0 (docs/compatibility.md).
-// exp and log1p are the project's (kernels/vector_exp-inl.h, kernels/vector_log1p-inl.h), both within 1 ulp.
+// exp and log1p are the project's (kernels/vector_exp-inl.h, kernels/vector_log1p-inl.h): exp within 1 ulp,
+// log1p within 1 ulp on FMA targets and 2 ulp on the others.
 // max(-t, 0) is added as log1p - min(0, t): the same bits (negation is exact, and a + b = a - (-b) in IEEE
 // arithmetic) one negation fewer; -|t| is t with its sign bit set, one instruction.
 // A NaN t must give NaN. On x86, MINPS returns its second operand when either is NaN, so min(0, t) passes a
-// NaN t through (and exp and log1p keep it NaN); elsewhere Highway leaves Min's NaN behaviour open, so the
-// NaN is passed through explicitly. inf inputs follow the formula (t = +inf: 0; t = -inf: +inf; 0 * inf: NaN).
+// NaN t through and the subtraction keeps it NaN, whatever log1p gave; elsewhere Highway leaves Min's NaN
+// behaviour open, so the NaN is passed through explicitly. inf inputs follow the formula (t = +inf: 0;
+// t = -inf: +inf; 0 * inf: NaN).
 struct SoftMarginLoss {
     static constexpr int kInputs = 2;        // self, target
     static constexpr int kScaledInput = -1;  // none: mean divides the sum, not an input
