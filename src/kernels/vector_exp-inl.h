@@ -22,6 +22,7 @@
 #endif
 
 #include "hwy/highway.h"
+#include "kernels/vector_nan-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace aclnn_cpu::kernels::HWY_NAMESPACE {
@@ -50,16 +51,16 @@ HWY_INLINE hn::Vec<D> ReduceByLn2(D d, hn::Vec<D> x, hn::Vec<D> n) {
 // AVX-512: vscalefps multiplies by 2^n with a single rounding into the subnormal range and a correct overflow
 // to +inf, which replaces the two exponent-field scales of the portable path and the float-to-int
 // conversion; n comes from the round-to-nearest "shifter" (x / ln2 + 1.5 * 2^23, then minus it again) in two
-// single-uop instructions instead of a round. The clamp's operand order lets a NaN x through (x86 MAXPS and
-// MINPS return their second operand when either is NaN), and the NaN then propagates through the
-// arithmetic, so this path needs no NaN blend. Saves 9 of the portable path's 23 instructions.
+// single-uop instructions instead of a round. The clamp lets a NaN x through (kernels/vector_nan-inl.h: free
+// on x86), and the NaN then propagates through the arithmetic, so this path needs no NaN blend. Saves 9 of
+// the portable path's 23 instructions.
 HWY_INLINE __m512 ScaleByPowerOfTwo(__m512 m, __m512 n) { return _mm512_scalef_ps(m, n); }
 HWY_INLINE __m256 ScaleByPowerOfTwo(__m256 m, __m256 n) { return _mm256_scalef_ps(m, n); }
 HWY_INLINE __m128 ScaleByPowerOfTwo(__m128 m, __m128 n) { return _mm_scalef_ps(m, n); }
 
 template <class D>
 HWY_INLINE hn::Vec<D> VectorExp(D d, hn::Vec<D> x) {
-    const auto clamped = hn::Min(hn::Set(d, 89.0f), hn::Max(hn::Set(d, -104.0f), x));
+    const auto clamped = MinPassingNaN(d, hn::Set(d, 89.0f), MaxPassingNaN(d, hn::Set(d, -104.0f), x));
     const auto shifter = hn::Set(d, 12582912.0f);  // 1.5 * 2^23: adding it rounds |v| < 2^22 to an integer
     const auto n = hn::Sub(hn::MulAdd(clamped, hn::Set(d, 1.44269502f), shifter), shifter);
     const auto p = ExpMinusOneOfReduced(d, ReduceByLn2(d, clamped, n));

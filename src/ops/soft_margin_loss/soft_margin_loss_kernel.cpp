@@ -8,6 +8,7 @@
 #include "kernels/elementwise_tiles-inl.h"
 #include "kernels/vector_exp-inl.h"
 #include "kernels/vector_log1p-inl.h"
+#include "kernels/vector_nan-inl.h"
 #include "ops/soft_margin_loss/soft_margin_loss_kernel.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -21,10 +22,9 @@ namespace hn = hwy::HWY_NAMESPACE;
 // log1p within 1 ulp on FMA targets and 2 ulp on the others.
 // max(-t, 0) is added as log1p - min(0, t): the same bits (negation is exact, and a + b = a - (-b) in IEEE
 // arithmetic) one negation fewer; -|t| is t with its sign bit set, one instruction.
-// A NaN t must give NaN. On x86, MINPS returns its second operand when either is NaN, so min(0, t) passes a
-// NaN t through and the subtraction keeps it NaN, whatever log1p gave; elsewhere Highway leaves Min's NaN
-// behaviour open, so the NaN is passed through explicitly. inf inputs follow the formula (t = +inf: 0;
-// t = -inf: +inf; 0 * inf: NaN).
+// A NaN t must give NaN: min(0, t) passes it through (kernels/vector_nan-inl.h: free on x86) and the
+// subtraction keeps it NaN, whatever log1p gave. inf inputs follow the formula (t = +inf: 0; t = -inf: +inf;
+// 0 * inf: NaN).
 struct SoftMarginLoss {
     static constexpr int kInputs = 2;        // self, target
     static constexpr int kScaledInput = -1;  // none: mean divides the sum, not an input
@@ -35,12 +35,7 @@ struct SoftMarginLoss {
         const auto minus_magnitude = hn::Or(t, hn::SignBit(d));
         const auto e = kernels::HWY_NAMESPACE::VectorExp(d, minus_magnitude);  // in [0, 1]: no overflow
         const auto log1p = kernels::HWY_NAMESPACE::Log1pOfUnitInterval(d, e);
-        const auto loss = hn::Sub(log1p, hn::Min(hn::Zero(d), t));
-#if HWY_ARCH_X86
-        return loss;
-#else
-        return hn::IfThenElse(hn::IsNaN(t), t, loss);
-#endif
+        return hn::Sub(log1p, kernels::HWY_NAMESPACE::MinPassingNaN(d, hn::Zero(d), t));
     }
 };
 
