@@ -321,6 +321,107 @@ TEST(Reduction, SameBitsForEveryLayoutAndThreadCount) {
     }
 }
 
+// A target constant along each row ([rows, 1]) is read once per row by the fused sum; summed, it gives the
+// same bits as the same values materialised beside a transposed self (the blocked path), on 1 and 2 threads.
+// Rows of 1201 elements start at every offset within the 16 sum lanes.
+TEST(Reduction, RowConstantTargetSumsLikeMaterialised) {
+    const int64_t rows = 40, columns = 1201;
+    std::mt19937_64 rng(14);
+    for (aclDataType type : kTypes) {
+        DeviceTensor self_a(Dense({rows, columns}, type), rng, kValues);
+        DeviceTensor target_a(Dense({rows, 1}, type), rng, kValues);
+        TensorSpec transposed = Dense({rows, columns}, type);
+        transposed.strides = {1, rows};
+        DeviceTensor self_b(transposed, rng, kValues);
+        DeviceTensor target_b(Dense({rows, columns}, type), rng, kValues);
+        for (int64_t r = 0; r < rows; ++r) {
+            const double y = kValues(rng);
+            target_a.SetStorage(r, y);
+            for (int64_t c = 0; c < columns; ++c) {
+                const double x = kValues(rng);
+                self_a.SetStorage(r * columns + c, x);
+                self_b.SetStorage(c * rows + r, x);
+                target_b.SetStorage(r * columns + c, y);
+            }
+        }
+        for (DeviceTensor* t : {&self_a, &target_a, &self_b, &target_b}) t->Upload();
+        for (const char* threads : {"1", "2"}) {
+            setenv("ACLNN_CPU_NUM_THREADS", threads, 1);
+            for (int64_t reduction : {1, 2}) {
+                DeviceTensor fused(Dense({}, type), rng, kValues);
+                DeviceTensor blocked(Dense({}, type), rng, kValues);
+                ASSERT_EQ(RunSoftMarginLoss(self_a.tensor(), target_a.tensor(), reduction, fused.tensor()), 0);
+                ASSERT_EQ(RunSoftMarginLoss(self_b.tensor(), target_b.tensor(), reduction, blocked.tensor()), 0);
+                EXPECT_EQ(fused.Download(), blocked.Download()) << "reduction " << reduction << " threads " << threads;
+                EXPECT_GT(ReadScalar(fused), 0.0);
+            }
+        }
+        unsetenv("ACLNN_CPU_NUM_THREADS");
+    }
+}
+
+// Terms that are whole numbers (t = -k, k >= 17: L = k + log1p(e^-k) rounds to k in fp32) sum exactly, so a
+// term lost or added twice anywhere -- a row's ends, the 16-lane groups, the 16K-element chunks, the rows of a
+// broadcast -- changes the result. Contiguous (the fused path, rows merged), a [rows, 1] target (fused,
+// 1201-element rows starting at every lane offset) and a transposed self (the blocked path); 1 and 2 threads.
+// FLOAT: every term a whole number in [20, 60]. FLOAT16/BFLOAT16 round the sum to their own type, so there
+// the terms are 0 (t = +inf) except at the edges above, 17 to 19 each: a total below 256, exact in both.
+TEST(Reduction, WholeNumberTermsSumExactly) {
+    std::mt19937_64 rng(15);
+    struct Case {
+        int64_t rows, columns;
+        int layout;  // 0: contiguous, target the same shape; 1: target [rows, 1]; 2: self transposed
+    };
+    const Case cases[] = {{1, 1, 0},    {1, 15, 0},    {1, 17, 0},    {1, 16384, 0}, {1, 16385, 0},
+                          {1, 40007, 0}, {40, 1201, 1}, {3, 7, 1},    {40, 1201, 2}, {1, 40007, 2}};
+    const int64_t edges[] = {0, 1, 14, 15, 16, 17, 1200, 1201, 16383, 16384, 16385};
+    for (aclDataType type : kTypes) {
+        const bool dense = type == ACL_FLOAT;
+        for (const Case& c : cases) {
+            const int64_t n = c.rows * c.columns;
+            TensorSpec self_spec = Dense({c.rows, c.columns}, type);
+            if (c.layout == 2) self_spec.strides = {1, c.rows};
+            DeviceTensor self(self_spec, rng, kValues);
+            DeviceTensor target(Dense({c.rows, c.layout == 1 ? 1 : c.columns}, type), rng, kValues);
+            std::vector<double> minus_t(n, -HUGE_VAL);
+            for (int64_t i = 0; i < n; ++i)
+                if (dense) minus_t[i] = static_cast<double>(20 + rng() % 41);
+            if (!dense) {
+                for (int64_t i : edges)
+                    if (i < n) minus_t[i] = static_cast<double>(17 + rng() % 3);
+                minus_t[n - 1] = minus_t[n - 2 >= 0 ? n - 2 : 0] = 17;
+            }
+            double exact = 0;
+            for (int64_t r = 0; r < c.rows; ++r) {
+                for (int64_t col = 0; col < c.columns; ++col) {
+                    const double value = minus_t[r * c.columns + col];
+                    self.SetStorage(c.layout == 2 ? col * c.rows + r : r * c.columns + col, -value);
+                    if (value > 0) exact += value;
+                }
+            }
+            for (int64_t i = 0; i < (c.layout == 1 ? c.rows : n); ++i) target.SetStorage(i, 1.0);
+            self.Upload();
+            target.Upload();
+            for (const char* threads : {"1", "2"}) {
+                setenv("ACLNN_CPU_NUM_THREADS", threads, 1);
+                DeviceTensor sum(Dense({}, ACL_FLOAT), rng, kValues);
+                DeviceTensor mean(Dense({}, ACL_FLOAT), rng, kValues);
+                ASSERT_EQ(RunSoftMarginLoss(self.tensor(), target.tensor(), 2, sum.tensor()), 0);
+                ASSERT_EQ(RunSoftMarginLoss(self.tensor(), target.tensor(), 1, mean.tensor()), 0);
+                const std::string where = "rows " + std::to_string(c.rows) + " columns " + std::to_string(c.columns) +
+                                          " layout " + std::to_string(c.layout) + " threads " + threads;
+                EXPECT_EQ(ReadScalar(sum), exact) << where;
+                if (dense) {
+                    EXPECT_EQ(static_cast<float>(ReadScalar(mean)),
+                              static_cast<float>(exact) * (1.0f / static_cast<float>(n)))
+                        << where;
+                }
+            }
+            unsetenv("ACLNN_CPU_NUM_THREADS");
+        }
+    }
+}
+
 // A tensor split across threads (several grains and chunks), against the reference.
 TEST(LargeTensor, ThreadedRunsMatchReference) {
     std::mt19937_64 rng(13);

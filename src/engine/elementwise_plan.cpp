@@ -55,7 +55,8 @@ bool BytesIntersect(const char* a_begin, const char* a_end, const char* b_begin,
 }
 
 // Whether every tile can take the fused path: the inputs share one dtype and are contiguous or constant
-// along rows, and out is contiguous along rows. Tiles of one iteration shape all have the same strides.
+// along rows, and out is contiguous along rows (a sum's dense order always is). Tiles of one iteration shape
+// all have the same strides.
 bool Fusable(const kernels::KernelConfig& config, const IterationShape& shape) {
     const int inputs = config.num_inputs;
     const int inner = shape.ndim - 1;
@@ -66,7 +67,8 @@ bool Fusable(const kernels::KernelConfig& config, const IterationShape& shape) {
         const int64_t stride = shape.byte_strides[k][inner];
         if (stride != 0 && stride != in_size) return false;
     }
-    return shape.byte_strides[inputs][inner] == kernels::ElementSize(config.out_type());
+    return config.output == OutputMode::kSum ||
+           shape.byte_strides[inputs][inner] == kernels::ElementSize(config.out_type());
 }
 
 // Strides of a dense row-major tensor of shape. An empty shape visits nothing, and its partial products
@@ -121,7 +123,7 @@ ElementwisePlan::ElementwisePlan(const ElementwiseDescription& description, std:
     shape_ = BuildIterationShape(broadcast_shape, strides, sizes, out);
     config_.stream_stores = config_.output == OutputMode::kStore &&
                             shape_.numel * kernels::ElementSize(config_.out_type()) >= kStreamingBytes;
-    kernel_ = description.choose_kernel(config_, config_.output == OutputMode::kStore && Fusable(config_, shape_));
+    kernel_ = description.choose_kernel(config_, Fusable(config_, shape_));
 }
 
 aclnnStatus ElementwisePlan::ResolveAddresses(const char* caller, OperandPointers* bases) const {

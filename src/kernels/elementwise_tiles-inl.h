@@ -14,8 +14,9 @@
 //
 // A tile (engine::Tile: the two innermost dims of the iteration) goes one of two ways, chosen in phase 1:
 //   fused   -- every input is contiguous or constant along rows, all inputs share one dtype and out is
-//              contiguous along rows: rows go straight from memory through the functor to memory, with the
-//              dtypes as template arguments (and BFLOAT16 in even/odd pairs);
+//              contiguous along rows (or the values are summed): rows go straight from memory through the
+//              functor to memory, or into float64 sums held in registers, with the dtypes as template
+//              arguments (and BFLOAT16 in even/odd pairs);
 //   blocked -- anything else: blocks of kBlock elements, each input widened into an L1 buffer (gathered first
 //              when strided), computed, then narrowed and stored or scattered, or summed.
 // Tails are padded to whole vectors, so every element meets exactly the same instructions wherever it lies:
@@ -38,6 +39,7 @@
 #include "kernels/simd_support.h"
 #include "kernels/tile_kernel.h"
 #include "kernels/operand_access-inl.h"
+#include "kernels/sum_accumulation-inl.h"
 
 #ifndef ACLNN_CPU_BLOCKED_KERNELS_ONLY
 #define ACLNN_CPU_BLOCKED_KERNELS_ONLY 0
@@ -62,39 +64,10 @@ HWY_INLINE hn::Vec<DF> Apply(DF df, const hn::Vec<DF>* in) {
     }
 }
 
-// ---- sums --------------------------------------------------------------------------------------------------
-
-// Adds values[0, count) -- the elements with linear indices position, position + 1, ... -- to sums, each to
-// lanes[index % 16] (SumAccumulator). Whole groups of 16 aligned indices go through float64 vectors; the
-// lanes a vector covers are fixed by the index alone, so every SIMD width adds the same values in the same
-// order.
-HWY_INLINE void AccumulateSums(const float* values, int64_t count, int64_t position, SumAccumulator* sums) {
-    double* lanes = sums->lanes;
-    int64_t i = 0;
-    for (; i < count && (position + i) % kSumLanes != 0; ++i) lanes[(position + i) % kSumLanes] += values[i];
-#if HWY_TARGET != HWY_SCALAR && HWY_HAVE_FLOAT64
-    const hn::ScalableTag<double> dd;
-    const hn::Rebind<float, decltype(dd)> dhalf;
-    const int64_t lanes_d = static_cast<int64_t>(hn::Lanes(dd));
-    if (lanes_d <= kSumLanes && kSumLanes % lanes_d == 0) {
-        HWY_ALIGN double local[kSumLanes];
-        std::memcpy(local, lanes, sizeof local);
-        for (; i + kSumLanes <= count; i += kSumLanes) {
-            for (int64_t g = 0; g < kSumLanes; g += lanes_d) {
-                const auto widened = hn::PromoteTo(dd, hn::LoadU(dhalf, values + i + g));
-                hn::Store(hn::Add(hn::Load(dd, local + g), widened), dd, local + g);
-            }
-        }
-        std::memcpy(lanes, local, sizeof local);
-    }
-#endif
-    for (; i < count; ++i) lanes[(position + i) % kSumLanes] += values[i];
-}
-
 // ---- the fused path ----------------------------------------------------------------------------------------
 
 // Rows of a tile in which every input is contiguous along the row or constant along it (one value per row),
-// all inputs have dtype kIn, and out is contiguous along the row with dtype kOut.
+// all inputs have dtype kIn, and out is contiguous along the row with dtype kOut (a sum has no out).
 struct FusedRows {
     const char* in[kMaxInputs];    // first element of the first row
     int64_t in_outer[kMaxInputs];  // bytes from one row to the next
@@ -105,50 +78,75 @@ struct FusedRows {
     int64_t count;  // elements per row
 };
 
+// The functor's inputs along one row of FusedRows: where each starts, the values of those constant along the
+// row, and the pre-scale hook (an input constant along the row is scaled once here, a varying one per vector).
+template <class Op, ElementType kIn>
+struct RowInputs {
+    static constexpr int64_t kInSize = kIn == ElementType::kFloat32 ? 4 : 2;
+
+    RowInputs(const KernelConfig& config, const FusedRows& a, int64_t row) : rows(a) {
+        const DF df;
+        for (int k = 0; k < Op::kInputs; ++k) {
+            p[k] = a.in[k] + row * a.in_outer[k];
+            constant[k] = a.in_constant[k] ? BroadcastAsFloat(df, kIn, p[k]) : hn::Zero(df);
+        }
+        scale_by = hn::Set(df, config.input_scale);
+        if constexpr (Op::kScaledInput >= 0) {
+            const bool scale = config.input_scale != 1.0f;
+            if (scale && a.in_constant[Op::kScaledInput])
+                constant[Op::kScaledInput] = hn::Mul(constant[Op::kScaledInput], scale_by);
+            scale_each = scale && !a.in_constant[Op::kScaledInput];
+        }
+    }
+    // The inputs of the vector at element i of `from` (p, or zero-padded copies of the row's end).
+    HWY_INLINE void Load(hn::Vec<DF>* v, const char* const* from, int64_t i) const {
+        const DF df;
+        for (int k = 0; k < Op::kInputs; ++k)
+            v[k] = rows.in_constant[k] ? constant[k] : LoadAsFloat(df, kIn, from[k] + i * kInSize);
+        if constexpr (Op::kScaledInput >= 0) {
+            if (scale_each) v[Op::kScaledInput] = hn::Mul(v[Op::kScaledInput], scale_by);
+        }
+    }
+    // Copies the count (< one vector) elements at element i of the row to tail, for Load(v, tail, 0).
+    void CopyEnd(int64_t i, int64_t count, char (*tail)[hn::MaxLanes(DF()) * sizeof(float)],
+                 const char** tails) const {
+        for (int k = 0; k < Op::kInputs; ++k) {
+            tails[k] = tail[k];
+            if (!rows.in_constant[k]) std::memcpy(tail[k], p[k] + i * kInSize, static_cast<size_t>(count * kInSize));
+        }
+    }
+
+    const FusedRows& rows;
+    const char* p[kMaxInputs];
+    hn::Vec<DF> constant[kMaxInputs];
+    hn::Vec<DF> scale_by;
+    bool scale_each = false;
+};
+
 template <class Op, ElementType kIn, ElementType kOut, bool kStream>
 void FusedRowsKernel(const KernelConfig& config, const FusedRows& a) {
-    constexpr int kInputs = Op::kInputs;
-    constexpr int kScaled = Op::kScaledInput;
     const DF df;
     const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
-    constexpr int64_t kInSize = kIn == ElementType::kFloat32 ? 4 : 2;
     constexpr int64_t kOutSize = kOut == ElementType::kFloat32 ? 4 : 2;
     // The inputs' common dtype is the promote type; rounding to it is implied when out has it too.
     constexpr bool kRound = kIn != ElementType::kFloat32 && kIn != kOut;
     constexpr bool kStreamHere = kStream && (kOut == ElementType::kFloat32 || kCanStream16);
-    const auto scale_by = hn::Set(df, config.input_scale);
-    const bool scale = kScaled >= 0 && config.input_scale != 1.0f;
     const int64_t full = a.count / lanes * lanes;
     const int64_t rest = a.count - full;
     HWY_ALIGN char tail_in[kMaxInputs][hn::MaxLanes(df) * sizeof(float)] = {};
     HWY_ALIGN char tail_out[hn::MaxLanes(df) * sizeof(float)];
     for (int64_t row = 0; row < a.rows; ++row) {
-        const char* p[kMaxInputs];
-        hn::Vec<DF> constant[kMaxInputs];
-        for (int k = 0; k < kInputs; ++k) {
-            p[k] = a.in[k] + row * a.in_outer[k];
-            constant[k] = a.in_constant[k] ? BroadcastAsFloat(df, kIn, p[k]) : hn::Zero(df);
-        }
-        // The pre-scale hook: an input constant along the row is scaled once per row, a varying one per vector.
-        bool scale_each = false;
-        if constexpr (kScaled >= 0) {
-            if (scale && a.in_constant[kScaled]) constant[kScaled] = hn::Mul(constant[kScaled], scale_by);
-            scale_each = scale && !a.in_constant[kScaled];
-        }
+        const RowInputs<Op, kIn> inputs(config, a, row);
+        const char* const* p = inputs.p;
         char* out = a.out + row * a.out_outer;
-        // The functor's inputs for the vector at offset i of the row (or of the tail copies).
-        auto inputs = [&](hn::Vec<DF>* v, const char* const* from, int64_t i) {
-            for (int k = 0; k < kInputs; ++k)
-                v[k] = a.in_constant[k] ? constant[k] : LoadAsFloat(df, kIn, from[k] + i * kInSize);
-            if constexpr (kScaled >= 0) {
-                if (scale_each) v[kScaled] = hn::Mul(v[kScaled], scale_by);
-            }
-        };
         int64_t i = 0;
 #if ACLNN_CPU_BF16_PAIRS
         // All BFLOAT16: two vectors per step, widened and narrowed in even/odd halves (fewer instructions
         // than one vector at a time; the same exact widening and RNE narrowing, so the same bits).
         if constexpr (kIn == ElementType::kBFloat16 && kOut == ElementType::kBFloat16) {
+            constexpr int kInputs = Op::kInputs;
+            constexpr int kScaled = Op::kScaledInput;
+            constexpr int64_t kInSize = RowInputs<Op, kIn>::kInSize;
             const hn::Repartition<uint16_t, DF> du16;
             const bool hardware_bf16 = CpuHasAvx512Bf16();
             // A pair fills a whole vector: twice the alignment the caller checked for single vectors.
@@ -157,16 +155,16 @@ void FusedRowsKernel(const KernelConfig& config, const FusedRows& a) {
                 hn::Vec<DF> even[kMaxInputs], odd[kMaxInputs];
                 for (int k = 0; k < kInputs; ++k) {
                     if (a.in_constant[k]) {
-                        even[k] = odd[k] = constant[k];
+                        even[k] = odd[k] = inputs.constant[k];
                     } else {
                         const auto bits = hn::LoadU(du16, reinterpret_cast<const uint16_t*>(p[k] + i * kInSize));
                         Bf16PairToFloat(df, bits, even[k], odd[k]);
                     }
                 }
                 if constexpr (kScaled >= 0) {
-                    if (scale_each) {
-                        even[kScaled] = hn::Mul(even[kScaled], scale_by);
-                        odd[kScaled] = hn::Mul(odd[kScaled], scale_by);
+                    if (inputs.scale_each) {
+                        even[kScaled] = hn::Mul(even[kScaled], inputs.scale_by);
+                        odd[kScaled] = hn::Mul(odd[kScaled], inputs.scale_by);
                     }
                 }
                 const auto packed = NarrowBf16Pair(df, Apply<Op>(df, even), Apply<Op>(df, odd), hardware_bf16);
@@ -179,8 +177,8 @@ void FusedRowsKernel(const KernelConfig& config, const FusedRows& a) {
         // Two independent vectors per step: the functor's long dependency chains (exp, log, division)
         // interleave, where one at a time would leave the out-of-order window waiting on a single chain.
         for (; i + 2 * lanes <= full; i += 2 * lanes) {
-            inputs(v, p, i);
-            inputs(w, p, i + lanes);
+            inputs.Load(v, p, i);
+            inputs.Load(w, p, i + lanes);
             auto r = Apply<Op>(df, v);
             auto r2 = Apply<Op>(df, w);
             if (kRound) {
@@ -191,7 +189,7 @@ void FusedRowsKernel(const KernelConfig& config, const FusedRows& a) {
             StoreAsType<kStreamHere>(df, kOut, r2, out + (i + lanes) * kOutSize);
         }
         for (; i < full; i += lanes) {
-            inputs(v, p, i);
+            inputs.Load(v, p, i);
             auto r = Apply<Op>(df, v);
             if (kRound) r = RoundToType(df, kIn, r);
             StoreAsType<kStreamHere>(df, kOut, r, out + i * kOutSize);
@@ -199,11 +197,8 @@ void FusedRowsKernel(const KernelConfig& config, const FusedRows& a) {
         if (rest == 0) continue;
         // The tail goes through the same vector code on zero-padded copies.
         const char* tails[kMaxInputs];
-        for (int k = 0; k < kInputs; ++k) {
-            tails[k] = tail_in[k];
-            if (!a.in_constant[k]) std::memcpy(tail_in[k], p[k] + full * kInSize, static_cast<size_t>(rest * kInSize));
-        }
-        inputs(v, tails, 0);
+        inputs.CopyEnd(full, rest, tail_in, tails);
+        inputs.Load(v, tails, 0);
         auto r = Apply<Op>(df, v);
         if (kRound) r = RoundToType(df, kIn, r);
         StoreAsType<false>(df, kOut, r, tail_out);
@@ -211,42 +206,97 @@ void FusedRowsKernel(const KernelConfig& config, const FusedRows& a) {
     }
 }
 
-// A tile whose rows are all fusable (the engine checked the strides and dtypes in phase 1).
-template <class Op, ElementType kIn, ElementType kOut>
-void FusedTile(const KernelConfig& config, const engine::Tile& tile, SumAccumulator* /*sums: kStore only*/) {
+#if ACLNN_CPU_SUM_LANE_VECTORS
+// How far ahead of its loads a summed row asks for its input lines. A sum only reads, and with a few dozen
+// vector instructions between one line's loads and the next the demand loads (and the hardware prefetchers
+// they train) keep too few lines in flight to reach the memory's speed: without these requests the forward
+// mean ran at 0.79 of the 2-read sum loop, with them at 0.90-1.00. 2 KiB per input; 1-8 KiB measured alike.
+constexpr int64_t kSumPrefetchBytes = 2048;
+
+// Rows summed: each result goes to its lane (linear index % kSumLanes) in increasing index order, as in
+// AccumulateSums -- the same additions, so the same bits as the blocked path -- but straight from the functor
+// into float64 lanes held in registers, with no buffer of results. `linear` is the linear index of the first
+// row's first element, `pitch` the distance between rows. The ends of a row that do not fill an aligned
+// group of kSumLanes go through the zero-padded vector code and AccumulateSums.
+template <class Op, ElementType kIn>
+void FusedSumRowsKernel(const KernelConfig& config, const FusedRows& a, int64_t linear, int64_t pitch,
+                        SumAccumulator* sums) {
     constexpr int kInputs = Op::kInputs;
     const DF df;
-    const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
-    const int64_t in_size = ElementSize(kIn), out_size = ElementSize(kOut);
-    // Rows merge into one run where every operand continues seamlessly from one row to the next.
+    constexpr int64_t kLanes = static_cast<int64_t>(hn::MaxLanes(DF()));
+    constexpr int64_t kInSize = RowInputs<Op, kIn>::kInSize;
+    constexpr int64_t kSlots = SumLaneVectors::kSlots;
+    // Four independent vectors per step (see FusedRowsKernel): a whole number of groups on every target.
+    constexpr int64_t kStep = 4 * kLanes;
+    static_assert(kStep % kSumLanes == 0, "a step is a whole number of groups");
+    HWY_ALIGN char tail_in[kMaxInputs][kLanes * sizeof(float)] = {};
+    HWY_ALIGN float results[kLanes];
+    for (int64_t row = 0; row < a.rows; ++row) {
+        const RowInputs<Op, kIn> inputs(config, a, row);
+        const char* const* p = inputs.p;
+        const int64_t row_linear = linear + row * pitch;
+        hn::Vec<DF> v[kMaxInputs];
+        // Elements [from, from + count) of the row, count < one vector each time, through padded copies.
+        auto add_end = [&](int64_t from, int64_t count) {
+            for (int64_t i = from; i < from + count; i += kLanes) {
+                const int64_t n = std::min(kLanes, from + count - i);
+                const char* tails[kMaxInputs];
+                inputs.CopyEnd(i, n, tail_in, tails);
+                inputs.Load(v, tails, 0);
+                hn::Store(Apply<Op>(df, v), df, results);
+                AccumulateSums(results, n, row_linear + i, sums);
+            }
+        };
+        const int64_t head = std::min(a.count, (kSumLanes - row_linear % kSumLanes) % kSumLanes);
+        const int64_t groups_end = head + (a.count - head) / kSumLanes * kSumLanes;
+        add_end(0, head);
+        int64_t i = head;
+        if (groups_end > head) {
+            SumLaneVectors lanes(*sums);
+            hn::Vec<DF> w[kMaxInputs], x[kMaxInputs], y[kMaxInputs];
+            for (; i + kStep <= groups_end; i += kStep) {
+                for (int k = 0; k < kInputs; ++k) {
+                    if (a.in_constant[k]) continue;
+                    const char* ahead = p[k] + i * kInSize + kSumPrefetchBytes;
+                    // Past the input's end these only name lines that are never read: prefetches do not fault.
+                    for (int64_t b = 0; b < kStep * kInSize; b += kCacheLine)
+                        PrefetchLine<PrefetchTo::kL1>(ahead + b);
+                }
+                inputs.Load(v, p, i);
+                inputs.Load(w, p, i + kLanes);
+                inputs.Load(x, p, i + 2 * kLanes);
+                inputs.Load(y, p, i + 3 * kLanes);
+                const auto r0 = Apply<Op>(df, v);
+                const auto r1 = Apply<Op>(df, w);
+                const auto r2 = Apply<Op>(df, x);
+                const auto r3 = Apply<Op>(df, y);
+                lanes.Add(0 % kSlots, r0);
+                lanes.Add(1 % kSlots, r1);
+                lanes.Add(2 % kSlots, r2);
+                lanes.Add(3 % kSlots, r3);
+            }
+            for (; i < groups_end; i += kLanes) {
+                inputs.Load(v, p, i);
+                lanes.Add((i - head) / kLanes % kSlots, Apply<Op>(df, v));
+            }
+            lanes.StoreTo(sums);
+        }
+        add_end(groups_end, a.count - groups_end);
+    }
+}
+#endif
+
+// Calls run(row, column, rows, count) for the runs of rows that cover [tile.first, tile.last): a partial
+// first row, the whole rows, a partial last row -- or a single run where every operand continues seamlessly
+// from one row to the next (row 0, columns up to tile.last).
+template <int kInputs, class Run>
+HWY_INLINE void ForEachFusedRun(const engine::Tile& tile, int64_t in_size, int64_t out_size, Run&& run) {
     bool seamless = tile.outer_stride[kInputs] == tile.inner_size * out_size;
     for (int k = 0; k < kInputs; ++k) {
         seamless = seamless && (tile.inner_stride[k] == 0 ? tile.outer_stride[k] == 0
                                                            : tile.outer_stride[k] == tile.inner_size * in_size);
     }
     const int64_t row_length = seamless ? tile.last : tile.inner_size;
-    auto run = [&](int64_t row, int64_t column, int64_t rows, int64_t count) {
-        FusedRows a;
-        for (int k = 0; k < kInputs; ++k) {
-            a.in[k] = tile.origin[k] + row * tile.outer_stride[k] + column * tile.inner_stride[k];
-            a.in_outer[k] = tile.outer_stride[k];
-            a.in_constant[k] = tile.inner_stride[k] == 0;
-        }
-        a.out = tile.origin[kInputs] + row * tile.outer_stride[kInputs] + column * out_size;
-        a.out_outer = tile.outer_stride[kInputs];
-        a.rows = rows;
-        a.count = count;
-        // Streaming stores need every row to start on a vector boundary.
-        const uintptr_t vector_bytes = static_cast<uintptr_t>(lanes * out_size);
-        const bool aligned = reinterpret_cast<uintptr_t>(a.out) % vector_bytes == 0 &&
-                             (rows == 1 || static_cast<uintptr_t>(a.out_outer) % vector_bytes == 0);
-        if (config.stream_stores && aligned) {
-            FusedRowsKernel<Op, kIn, kOut, true>(config, a);
-        } else {
-            FusedRowsKernel<Op, kIn, kOut, false>(config, a);
-        }
-    };
-    // A partial first row, the whole rows, a partial last row.
     int64_t row = seamless ? 0 : tile.first / row_length;
     int64_t column = seamless ? tile.first : tile.first % row_length;
     int64_t position = tile.first;
@@ -264,6 +314,62 @@ void FusedTile(const KernelConfig& config, const engine::Tile& tile, SumAccumula
     }
     if (position < tile.last) run(row, 0, 1, tile.last - position);
 }
+
+// The inputs of a run of rows at (row, column) of the tile.
+template <int kInputs>
+HWY_INLINE FusedRows FusedRun(const engine::Tile& tile, int64_t row, int64_t column, int64_t rows, int64_t count) {
+    FusedRows a;
+    for (int k = 0; k < kInputs; ++k) {
+        a.in[k] = tile.origin[k] + row * tile.outer_stride[k] + column * tile.inner_stride[k];
+        a.in_outer[k] = tile.outer_stride[k];
+        a.in_constant[k] = tile.inner_stride[k] == 0;
+    }
+    a.out = nullptr;
+    a.out_outer = 0;
+    a.rows = rows;
+    a.count = count;
+    return a;
+}
+
+// A tile whose rows are all fusable (the engine checked the strides and dtypes in phase 1), stored.
+template <class Op, ElementType kIn, ElementType kOut>
+void FusedTile(const KernelConfig& config, const engine::Tile& tile, SumAccumulator* /*sums: kStore only*/) {
+    constexpr int kInputs = Op::kInputs;
+    const DF df;
+    const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
+    const int64_t out_size = ElementSize(kOut);
+    ForEachFusedRun<kInputs>(tile, ElementSize(kIn), out_size, [&](int64_t row, int64_t column, int64_t rows,
+                                                                  int64_t count) {
+        FusedRows a = FusedRun<kInputs>(tile, row, column, rows, count);
+        a.out = tile.origin[kInputs] + row * tile.outer_stride[kInputs] + column * out_size;
+        a.out_outer = tile.outer_stride[kInputs];
+        // Streaming stores need every row to start on a vector boundary.
+        const uintptr_t vector_bytes = static_cast<uintptr_t>(lanes * out_size);
+        const bool aligned = reinterpret_cast<uintptr_t>(a.out) % vector_bytes == 0 &&
+                             (rows == 1 || static_cast<uintptr_t>(a.out_outer) % vector_bytes == 0);
+        if (config.stream_stores && aligned) {
+            FusedRowsKernel<Op, kIn, kOut, true>(config, a);
+        } else {
+            FusedRowsKernel<Op, kIn, kOut, false>(config, a);
+        }
+    });
+}
+
+#if ACLNN_CPU_SUM_LANE_VECTORS
+// A tile whose rows are all fusable, summed. The sum's iteration order is the dense row-major order of the
+// broadcast shape (elementwise_plan.cpp), so element (row, column) has linear index
+// tile.linear_origin + row * inner_size + column.
+template <class Op, ElementType kIn>
+void FusedSumTile(const KernelConfig& config, const engine::Tile& tile, SumAccumulator* sums) {
+    constexpr int kInputs = Op::kInputs;
+    ForEachFusedRun<kInputs>(tile, ElementSize(kIn), sizeof(float), [&](int64_t row, int64_t column, int64_t rows,
+                                                                        int64_t count) {
+        const int64_t linear = tile.linear_origin + row * tile.inner_size + column;
+        FusedSumRowsKernel<Op, kIn>(config, FusedRun<kInputs>(tile, row, column, rows, count), linear,
+                                    tile.inner_size, sums);
+    });
+}
+#endif
 
 // ---- the blocked path --------------------------------------------------------------------------------------
 
@@ -433,8 +539,22 @@ TileKernel ChooseFusedOut(ElementType out) {
     }
 }
 
+template <class Op>
+TileKernel ChooseFusedSum(ElementType in) {
+#if ACLNN_CPU_SUM_LANE_VECTORS
+    switch (in) {
+        case ElementType::kFloat16: return &FusedSumTile<Op, ElementType::kFloat16>;
+        case ElementType::kBFloat16: return &FusedSumTile<Op, ElementType::kBFloat16>;
+        default: return &FusedSumTile<Op, ElementType::kFloat32>;
+    }
+#else
+    (void)in;
+    return &BlockedTile<Op>;
+#endif
+}
+
 // The tile function for config on this target: the fused instance for its dtypes when the engine found the
-// tiles fusable and the values are stored, the blocked path otherwise.
+// tiles fusable, the blocked path otherwise.
 template <class Op>
 TileKernel ChooseTileKernel(const KernelConfig& config, bool fusable) {
 #if ACLNN_CPU_BLOCKED_KERNELS_ONLY
@@ -443,7 +563,8 @@ TileKernel ChooseTileKernel(const KernelConfig& config, bool fusable) {
     (void)config, (void)fusable;
     return &BlockedTile<Op>;
 #else
-    if (!fusable || config.output != OutputMode::kStore) return &BlockedTile<Op>;
+    if (!fusable) return &BlockedTile<Op>;
+    if (config.output == OutputMode::kSum) return ChooseFusedSum<Op>(config.types[0]);
     switch (config.types[0]) {
         case ElementType::kFloat16: return ChooseFusedOut<Op, ElementType::kFloat16>(config.out_type());
         case ElementType::kBFloat16: return ChooseFusedOut<Op, ElementType::kBFloat16>(config.out_type());
