@@ -1,8 +1,8 @@
 // How the tile loops add fp32 results to a sum (kernels/tile_kernel.h, SumAccumulator): the element with
-// linear index i goes to float64 lane i % kSumLanes, in increasing i. Two ways, the same additions in the same
-// order and so the same bits: AccumulateSums adds a buffer of results (the blocked path, and the ends of fused
-// rows), SumLaneVectors keeps the lanes in registers while whole groups of kSumLanes results are added
-// straight from the functor (the fused path).
+// linear index i goes to float64 lane i % kSumLanes, in increasing i. SumLaneVectors holds the lanes in
+// registers while whole groups of kSumLanes results are added; the fused path feeds it straight from the
+// functor, AccumulateSums from a buffer of results (the blocked path, and the ends of fused rows). One piece
+// of code makes every group's additions, so both paths give the same bits.
 // Included by elementwise_tiles-inl.h inside each target's namespace pass.
 
 // Include guard toggled per target, as Highway's per-target headers require.
@@ -14,7 +14,6 @@
 #endif
 
 #include <cstdint>
-#include <cstring>
 
 #include "hwy/highway.h"
 #include "kernels/operand_access-inl.h"
@@ -32,34 +31,8 @@ HWY_BEFORE_NAMESPACE();
 namespace aclnn_cpu::kernels::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// Adds values[0, count) -- the elements with linear indices position, position + 1, ... -- to sums. Whole
-// groups of kSumLanes aligned indices go through float64 vectors; the lanes a vector covers are fixed by the
-// index alone, so every SIMD width adds the same values in the same order.
-HWY_INLINE void AccumulateSums(const float* values, int64_t count, int64_t position, SumAccumulator* sums) {
-    double* lanes = sums->lanes;
-    int64_t i = 0;
-    for (; i < count && (position + i) % kSumLanes != 0; ++i) lanes[(position + i) % kSumLanes] += values[i];
-#if HWY_TARGET != HWY_SCALAR && HWY_HAVE_FLOAT64
-    const hn::ScalableTag<double> dd;
-    const hn::Rebind<float, decltype(dd)> dhalf;
-    const int64_t lanes_d = static_cast<int64_t>(hn::Lanes(dd));
-    if (lanes_d <= kSumLanes && kSumLanes % lanes_d == 0) {
-        HWY_ALIGN double local[kSumLanes];
-        std::memcpy(local, lanes, sizeof local);
-        for (; i + kSumLanes <= count; i += kSumLanes) {
-            for (int64_t g = 0; g < kSumLanes; g += lanes_d) {
-                const auto widened = hn::PromoteTo(dd, hn::LoadU(dhalf, values + i + g));
-                hn::Store(hn::Add(hn::Load(dd, local + g), widened), dd, local + g);
-            }
-        }
-        std::memcpy(lanes, local, sizeof local);
-    }
-#endif
-    for (; i < count; ++i) lanes[(position + i) % kSumLanes] += values[i];
-}
-
 #if ACLNN_CPU_SUM_LANE_VECTORS
-// The kSumLanes lanes of a SumAccumulator in float64 vectors, for the span of a row between its ends.
+// The kSumLanes lanes of a SumAccumulator in float64 vectors, while a run of whole groups is added.
 class SumLaneVectors {
 public:
     using DD = hn::Repartition<double, DF>;
@@ -88,6 +61,29 @@ private:
     hn::Vec<DD> lane_[kVectors];
 };
 #endif
+
+// Adds values[0, count) -- the elements with linear indices position, position + 1, ... -- to sums: a scalar
+// head up to an index that is a multiple of kSumLanes, whole groups through SumLaneVectors (the lanes a vector
+// covers are fixed by the index alone, so every SIMD width adds the same values in the same order), a scalar
+// tail.
+HWY_INLINE void AccumulateSums(const float* values, int64_t count, int64_t position, SumAccumulator* sums) {
+    double* lanes = sums->lanes;
+    int64_t i = 0;
+    for (; i < count && (position + i) % kSumLanes != 0; ++i) lanes[(position + i) % kSumLanes] += values[i];
+#if ACLNN_CPU_SUM_LANE_VECTORS
+    if (i + kSumLanes <= count) {
+        const DF df;
+        constexpr int64_t kLanes = static_cast<int64_t>(hn::MaxLanes(DF()));
+        SumLaneVectors group_lanes(*sums);
+        for (; i + kSumLanes <= count; i += kSumLanes) {
+            for (int64_t slot = 0; slot < SumLaneVectors::kSlots; ++slot)
+                group_lanes.Add(slot, hn::LoadU(df, values + i + slot * kLanes));
+        }
+        group_lanes.StoreTo(sums);
+    }
+#endif
+    for (; i < count; ++i) lanes[(position + i) % kSumLanes] += values[i];
+}
 
 }  // namespace aclnn_cpu::kernels::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
