@@ -122,9 +122,10 @@ const std::vector<ScenarioRow>& Rows() {
         // 10. strict memory
         {"self in host memory", [](Scenario& s) { s.self.data = TensorArg::Data::kHost; }, ACLNN_ERR_PARAM_INVALID,
          {"self", "aclrtMalloc", "ACLNN_CPU_STRICT_MEMORY"}},
-        {"out runs past its block", [](Scenario& s) { s.out.data = TensorArg::Data::kEndOfBlock; },
+        {"out runs past its block's padding", [](Scenario& s) { s.out.data = TensorArg::Data::kEndOfBlock; },
          ACLNN_ERR_PARAM_INVALID, {"out", "aclrtMalloc"}},
-        {"out offset past its block", [](Scenario& s) { s.out.offset = 1020; }, ACLNN_ERR_PARAM_INVALID, {"out"}},
+        {"out offset past its block's padding", [](Scenario& s) { s.out.offset = 1028; }, ACLNN_ERR_PARAM_INVALID,
+         {"out"}},
         {"target data null", [](Scenario& s) { s.target.data = TensorArg::Data::kNull; }, ACLNN_ERR_PARAM_INVALID,
          {"target", "null"}},
     };

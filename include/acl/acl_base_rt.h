@@ -190,7 +190,9 @@ ACL_FUNC_VISIBILITY size_t aclDataTypeSize(aclDataType dataType);
 ACL_FUNC_VISIBILITY float aclFloat16ToFloat(aclFloat16 value);
 ACL_FUNC_VISIBILITY aclFloat16 aclFloatToFloat16(float value);
 
-/* The SoC the runtime runs on: "aclnn-cpu" (docs/compatibility.md says why this name). Never NULL. */
+/* The SoC whose arithmetic the operators follow: "Ascend950PR_9599" unless ACLNN_CPU_SOC_NAME names another
+ * (docs/compatibility.md says why). Never NULL. aclnnCpuGetVersion (aclnn_cpu/aclnn_cpu.h) tells a program it
+ * runs on aclnn-cpu. */
 ACL_FUNC_VISIBILITY const char *aclrtGetSocName(void);
 
 /* A capability of device 0 (the host): AI_CORE_NUM is the number of online CPU cores (the operators' threads),

@@ -160,8 +160,12 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEvent(aclrtEvent event);
 ACL_FUNC_VISIBILITY aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endEvent);
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event);
 
-/* Memory. Device memory is host memory registered with the runtime, 64-byte aligned. */
+/* Memory. Device memory is host memory registered with the runtime, 64-byte aligned. As in CANN, aclrtMalloc
+ * rounds size up to a multiple of 32 bytes and adds 32 bytes of padding (1 GiB huge-page policies: rounding
+ * only); aclrtMallocAlign32 rounds only. Copies and operators may address the padding (with a warning in the
+ * log), never a byte past it. */
 ACL_FUNC_VISIBILITY aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
+ACL_FUNC_VISIBILITY aclError aclrtMallocAlign32(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
 ACL_FUNC_VISIBILITY aclError aclrtFree(void *devPtr);
 ACL_FUNC_VISIBILITY aclError aclrtMallocHost(void **hostPtr, size_t size);
 ACL_FUNC_VISIBILITY aclError aclrtFreeHost(void *hostPtr);

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <cstdio>
 
 #include "aclnn/opdev/op_errno.h"
 #include "common/config.h"
@@ -154,17 +155,23 @@ aclnnStatus ElementwisePlan::ResolveAddresses(const char* caller, OperandPointer
         }
         const uintptr_t first = reinterpret_cast<uintptr_t>(data) + static_cast<uintptr_t>(extent.first_byte);
         const uint64_t bytes = static_cast<uint64_t>(extent.end_byte - extent.first_byte);
-        if (first < reinterpret_cast<uintptr_t>(data) ||
-            (strict && !rt::InsideDeviceAllocation(reinterpret_cast<const void*>(first), bytes))) {
-            SetErrorMessage(aclnn_cpu::kAclnnParameterError,
-                            "%s: %s addresses bytes [%p, +%llu) (data %p, offset %lld elements), which are not "
-                            "inside one live aclrtMalloc block. Allocate it with aclrtMalloc, or set "
-                            "ACLNN_CPU_STRICT_MEMORY=0 to pass host buffers.", caller, operand.name,
-                            reinterpret_cast<void*>(first), static_cast<unsigned long long>(bytes),
-                            static_cast<void*>(data), static_cast<long long>(tensor->offset));
-            return ACLNN_ERR_PARAM_INVALID;
+        rt::RangeProblem problem;
+        if (first < reinterpret_cast<uintptr_t>(data)) {
+            std::snprintf(problem.text, sizeof problem.text, "starting past the end of the address space");
+        } else if (rt::AdmitDeviceRange(caller, operand.name, reinterpret_cast<const void*>(first),
+                                        static_cast<size_t>(bytes), strict, &problem)) {
+            (*bases)[k] = data + extent.first_byte;
+            continue;
         }
-        (*bases)[k] = data + extent.first_byte;
+        // Host memory the library does not know can be allowed; an overrun of a known block cannot.
+        const bool unknown_memory =
+            rt::ClassifyDeviceRange(reinterpret_cast<const void*>(first), 0).placement == rt::RangePlacement::kUnknown;
+        SetErrorMessage(aclnn_cpu::kAclnnParameterError,
+                        "%s: %s (data %p, offset %lld elements) addresses bytes %s.%s", caller, operand.name,
+                        static_cast<void*>(data), static_cast<long long>(tensor->offset), problem.text,
+                        unknown_memory ? " Allocate it with aclrtMalloc, or set ACLNN_CPU_STRICT_MEMORY=0 to pass "
+                                         "host buffers." : "");
+        return ACLNN_ERR_PARAM_INVALID;
     }
     if (summing) (*bases)[output_index()] = nullptr;  // the kernels sum; only the plan writes out
     return ACLNN_SUCCESS;

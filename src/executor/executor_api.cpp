@@ -107,6 +107,7 @@ aclnnStatus RunExecutor(void* workspace, uint64_t workspace_size, aclOpExecutor*
     }
     const uint64_t needed = executor->plan->WorkspaceSize();
     aclnnStatus status = ACLNN_SUCCESS;
+    rt::RangeProblem problem;
     if (workspace_size > 0 && workspace == nullptr) {
         SetErrorMessage(aclnn_cpu::kAclnnParameterError, "%s: workspaceSize is %llu but workspace is null", caller,
                         static_cast<unsigned long long>(workspace_size));
@@ -116,10 +117,9 @@ aclnnStatus RunExecutor(void* workspace, uint64_t workspace_size, aclOpExecutor*
                         "%s: workspaceSize %llu is smaller than the %llu bytes phase 1 asked for", caller,
                         static_cast<unsigned long long>(workspace_size), static_cast<unsigned long long>(needed));
         status = ACLNN_ERR_PARAM_INVALID;
-    } else if (needed > 0 && StrictMemoryChecks() && !rt::InsideDeviceAllocation(workspace, needed)) {
-        SetErrorMessage(aclnn_cpu::kAclnnParameterError,
-                        "%s: workspace [%p, +%llu bytes) is not inside one live aclrtMalloc block", caller, workspace,
-                        static_cast<unsigned long long>(needed));
+    } else if (needed > 0 &&
+               !rt::AdmitDeviceRange(caller, "workspace", workspace, needed, StrictMemoryChecks(), &problem)) {
+        SetErrorMessage(aclnn_cpu::kAclnnParameterError, "%s: workspace %s", caller, problem.text);
         status = ACLNN_ERR_PARAM_INVALID;
     } else {
         try {

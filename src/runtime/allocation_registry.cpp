@@ -4,9 +4,10 @@
 
 namespace aclnn_cpu::rt {
 
-void AllocationRegistry::Add(const void* base, size_t size) {
+void AllocationRegistry::Add(const void* base, size_t requested, size_t usable, const char* allocator) {
     std::unique_lock lock(mutex_);
-    blocks_[reinterpret_cast<uintptr_t>(base)] = size;
+    const uintptr_t address = reinterpret_cast<uintptr_t>(base);
+    blocks_[address] = AllocatedBlock{address, requested, usable, allocator};
 }
 
 bool AllocationRegistry::Remove(const void* base) {
@@ -14,14 +15,26 @@ bool AllocationRegistry::Remove(const void* base) {
     return blocks_.erase(reinterpret_cast<uintptr_t>(base)) == 1;
 }
 
-bool AllocationRegistry::Contains(const void* address, size_t bytes) const {
+RangeClassification AllocationRegistry::Classify(const void* address, size_t bytes) const {
     const uintptr_t begin = reinterpret_cast<uintptr_t>(address);
-    if (begin + bytes < begin) return false;  // the range wraps around the address space
+    RangeClassification result;
     std::shared_lock lock(mutex_);
     auto it = blocks_.upper_bound(begin);  // first block starting after begin
-    if (it == blocks_.begin()) return false;
+    if (it == blocks_.begin()) return result;
     --it;                                  // the block starting at or before begin
-    return begin - it->first <= it->second && bytes <= it->second - (begin - it->first);
+    const AllocatedBlock& block = it->second;
+    const size_t offset = begin - block.base;
+    // A zero-byte range may sit one past the end; any other must start on a usable byte.
+    if (bytes == 0 ? offset > block.usable : offset >= block.usable) return result;
+    result.block = block;
+    if (bytes > block.usable - offset) {
+        result.placement = RangePlacement::kOverrun;
+    } else if (offset + bytes > block.requested) {
+        result.placement = RangePlacement::kInPadding;
+    } else {
+        result.placement = RangePlacement::kInside;
+    }
+    return result;
 }
 
 bool AllocationRegistry::Owns(const void* address) const {
@@ -30,7 +43,7 @@ bool AllocationRegistry::Owns(const void* address) const {
     auto it = blocks_.upper_bound(begin);
     if (it == blocks_.begin()) return false;
     --it;
-    return begin - it->first < it->second;
+    return begin - it->first < it->second.usable;
 }
 
 // Created on first use and never destroyed, like the stream, tensor and executor registries: a static
@@ -45,4 +58,14 @@ AllocationRegistry& HostAllocations() {
     return *registry;
 }
 
+}  // namespace aclnn_cpu::rt
+
+namespace aclnn_cpu::rt {
+namespace {
+
+// Made when the library loads, so that aclrtMalloc never meets the registry's own allocation failing (it
+// returns a status for every allocation failure of its own).
+[[maybe_unused]] const bool kRegistriesMade = (DeviceAllocations(), HostAllocations(), true);
+
+}  // namespace
 }  // namespace aclnn_cpu::rt

@@ -62,7 +62,7 @@ aclError aclrtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
         SetErrorMessage(aclnn_cpu::kRuntimeArgumentError, "aclrtHostGetDevicePointer: flag %u must be 0", flag);
         return ACL_ERROR_INVALID_PARAM;
     }
-    if (!RegisteredHostMemory().Contains(pHost, 0)) {
+    if (RegisteredHostMemory().Classify(pHost, 0).placement != aclnn_cpu::rt::RangePlacement::kInside) {
         SetErrorMessage(aclnn_cpu::kRuntimeArgumentError,
                         "aclrtHostGetDevicePointer: %p is not inside memory registered with aclrtHostRegister",
                         pHost);

@@ -17,14 +17,20 @@ bool HostRegistrations::Remove(const void* base) {
     return true;
 }
 
-bool HostRegistrations::Contains(const void* address, size_t bytes) const {
+RangeClassification HostRegistrations::Classify(const void* address, size_t bytes) const {
     const uintptr_t begin = reinterpret_cast<uintptr_t>(address);
-    if (begin + bytes < begin) return false;  // the range wraps around the address space
+    RangeClassification result;
     std::shared_lock lock(mutex_);
     // Overlapping ranges: any one that starts at or before begin may cover it. A program holds a few.
-    for (auto it = ranges_.begin(); it != ranges_.end() && it->first <= begin; ++it)
-        if (begin - it->first <= it->second && bytes <= it->second - (begin - it->first)) return true;
-    return false;
+    for (auto it = ranges_.begin(); it != ranges_.end() && it->first <= begin; ++it) {
+        const size_t offset = begin - it->first;
+        const size_t size = it->second;
+        if (bytes == 0 ? offset > size : offset >= size) continue;
+        const AllocatedBlock block{it->first, size, size, "aclrtHostRegister"};
+        if (bytes <= size - offset) return RangeClassification{RangePlacement::kInside, block};
+        result = RangeClassification{RangePlacement::kOverrun, block};
+    }
+    return result;
 }
 
 // Never destroyed, like the allocation registries: a static destructor elsewhere may still unregister.
@@ -33,4 +39,14 @@ HostRegistrations& RegisteredHostMemory() {
     return *registrations;
 }
 
+}  // namespace aclnn_cpu::rt
+
+namespace aclnn_cpu::rt {
+namespace {
+
+// Made when the library loads: every copy consults the registrations, and must not be the first to need
+// memory for them.
+[[maybe_unused]] const bool kRegistrationsMade = (RegisteredHostMemory(), true);
+
+}  // namespace
 }  // namespace aclnn_cpu::rt

@@ -8,6 +8,8 @@
 #include <map>
 #include <shared_mutex>
 
+#include "runtime/allocation_registry.h"
+
 namespace aclnn_cpu::rt {
 
 class HostRegistrations {
@@ -16,8 +18,9 @@ public:
     void Add(const void* base, size_t size);
     // Removes one registration that starts at base; false when there is none.
     bool Remove(const void* base);
-    // True when [address, address + bytes) lies inside one registration.
-    bool Contains(const void* address, size_t bytes) const;
+    // kInside when one registration holds all of [address, address + bytes); kOverrun when one holds its
+    // start but none all of it; kUnknown otherwise. A registration has no padding.
+    RangeClassification Classify(const void* address, size_t bytes) const;
 
 private:
     mutable std::shared_mutex mutex_;

@@ -14,14 +14,6 @@
 #include "runtime/runtime_internal.h"
 #include "runtime/stream_registry.h"
 
-namespace aclnn_cpu::rt {
-
-bool InsideDeviceAllocation(const void* address, size_t bytes) {
-    return DeviceAllocations().Contains(address, bytes) || RegisteredHostMemory().Contains(address, bytes);
-}
-
-}  // namespace aclnn_cpu::rt
-
 namespace {
 
 using aclnn_cpu::SetErrorMessage;
@@ -30,6 +22,22 @@ using aclnn_cpu::rt::HostAllocations;
 
 constexpr size_t kAlignment = 64;
 constexpr size_t kHugePage = size_t{2} << 20;
+
+// CANN's allocators round a request up to a multiple of 32 bytes; aclrtMalloc then adds 32 bytes of padding
+// (except for 1 GiB huge pages, where CANN saves the space), aclrtMallocAlign32 does not. A program may
+// address those bytes on the NPU, so they are allocated and admitted here too (with a warning).
+constexpr size_t kSizeGranule = 32;
+constexpr size_t kMallocPadding = 32;
+
+enum class Padding { kRoundOnly, kRoundAndPad };
+
+// The bytes a block of size bytes may address; 0 when that does not fit in size_t.
+size_t UsableSize(size_t size, Padding padding) {
+    const size_t extra = kSizeGranule - 1 + (padding == Padding::kRoundAndPad ? kMallocPadding : 0);
+    if (size > SIZE_MAX - extra) return 0;
+    return (size + kSizeGranule - 1) / kSizeGranule * kSizeGranule +
+           (padding == Padding::kRoundAndPad ? kMallocPadding : 0);
+}
 
 // Allocates at least size bytes, 64-byte aligned; large blocks that prefer huge pages are 2 MiB aligned and
 // advised as such. Returns nullptr on failure (including a size too large to round up).
@@ -41,6 +49,11 @@ void* AllocateAligned(size_t size, bool prefer_huge_pages) {
     void* block = std::aligned_alloc(alignment, rounded);
     if (block != nullptr && huge) madvise(block, rounded, MADV_HUGEPAGE);
     return block;
+}
+
+bool IsGigantic(aclrtMemMallocPolicy policy) {
+    const int base = static_cast<int>(policy) & 0xff;
+    return base == ACL_MEM_MALLOC_HUGE1G_ONLY || base == ACL_MEM_MALLOC_HUGE1G_ONLY_P2P;
 }
 
 bool PrefersHugePages(aclrtMemMallocPolicy policy) {
@@ -86,22 +99,23 @@ aclError CheckCopy(const char* caller, void* dst, size_t destMax, const void* sr
                         "%s: count %zu is larger than destMax %zu", caller, count, destMax);
         return ACL_ERROR_RT_PARAM_INVALID;
     }
-    if (aclnn_cpu::StrictMemoryChecks()) {
-        const bool dst_on_device = kind == ACL_MEMCPY_HOST_TO_DEVICE || kind == ACL_MEMCPY_DEVICE_TO_DEVICE ||
-                                   kind == ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE;
-        const bool src_on_device = kind == ACL_MEMCPY_DEVICE_TO_HOST || kind == ACL_MEMCPY_DEVICE_TO_DEVICE;
-        if (dst_on_device && !aclnn_cpu::rt::InsideDeviceAllocation(dst, count)) {
-            SetErrorMessage(aclnn_cpu::kRuntimeArgumentError,
-                            "%s: dst [%p, +%zu bytes) is not inside one live aclrtMalloc block (kind %s)", caller, dst,
-                            count, KindName(kind));
-            return ACL_ERROR_RT_PARAM_INVALID;
-        }
-        if (src_on_device && !aclnn_cpu::rt::InsideDeviceAllocation(src, count)) {
-            SetErrorMessage(aclnn_cpu::kRuntimeArgumentError,
-                            "%s: src [%p, +%zu bytes) is not inside one live aclrtMalloc block (kind %s)", caller, src,
-                            count, KindName(kind));
-            return ACL_ERROR_RT_PARAM_INVALID;
-        }
+    // Each side that is device memory by kind must be admitted (strict off admits unknown host memory); a
+    // host side is checked too, for the one thing that is always wrong: starting in a known block and
+    // running past its padding.
+    const bool strict = aclnn_cpu::StrictMemoryChecks();
+    const bool dst_on_device = kind == ACL_MEMCPY_HOST_TO_DEVICE || kind == ACL_MEMCPY_DEVICE_TO_DEVICE ||
+                               kind == ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE;
+    const bool src_on_device = kind == ACL_MEMCPY_DEVICE_TO_HOST || kind == ACL_MEMCPY_DEVICE_TO_DEVICE;
+    aclnn_cpu::rt::RangeProblem problem;
+    if (!aclnn_cpu::rt::AdmitDeviceRange(caller, "dst", dst, count, strict && dst_on_device, &problem)) {
+        SetErrorMessage(aclnn_cpu::kRuntimeArgumentError, "%s: dst %s (kind %s)", caller, problem.text,
+                        KindName(kind));
+        return ACL_ERROR_RT_PARAM_INVALID;
+    }
+    if (!aclnn_cpu::rt::AdmitDeviceRange(caller, "src", src, count, strict && src_on_device, &problem)) {
+        SetErrorMessage(aclnn_cpu::kRuntimeArgumentError, "%s: src %s (kind %s)", caller, problem.text,
+                        KindName(kind));
+        return ACL_ERROR_RT_PARAM_INVALID;
     }
     if (dst == src) *nothing_to_do = true;
     return ACL_SUCCESS;
@@ -119,19 +133,20 @@ aclError CheckSet(const char* caller, void* devPtr, size_t maxCount, size_t coun
                         "%s: count %zu is larger than maxCount %zu", caller, count, maxCount);
         return ACL_ERROR_RT_PARAM_INVALID;
     }
-    // Memset works on host memory too; but a range that starts in a device block must stay inside it.
-    if (aclnn_cpu::StrictMemoryChecks() && DeviceAllocations().Owns(devPtr) &&
-        !DeviceAllocations().Contains(devPtr, count)) {
-        SetErrorMessage(aclnn_cpu::kRuntimeArgumentError,
-                        "%s: [%p, +%zu bytes) runs past the end of its aclrtMalloc block", caller, devPtr, count);
+    // Memset works on host memory too, strict or not; but a range that starts in a known block must stay
+    // inside it (and its padding).
+    aclnn_cpu::rt::RangeProblem problem;
+    if (!aclnn_cpu::rt::AdmitDeviceRange(caller, "devPtr", devPtr, count, false, &problem)) {
+        SetErrorMessage(aclnn_cpu::kRuntimeArgumentError, "%s: devPtr %s", caller, problem.text);
         return ACL_ERROR_RT_PARAM_INVALID;
     }
     return ACL_SUCCESS;
 }
 
-// aclrtMalloc and aclrtMallocHost: a 64-byte aligned block, known to registry.
+// aclrtMalloc, aclrtMallocAlign32 and aclrtMallocHost: a 64-byte aligned block of usable bytes (size and
+// its padding), known to registry. The padding is zeroed, so reading it gives the same bytes every run.
 aclError AllocateRegistered(const char* caller, const char* argument, aclnn_cpu::rt::AllocationRegistry& registry,
-                            void** pointer, size_t size, bool prefer_huge_pages) {
+                            void** pointer, size_t size, size_t usable, bool prefer_huge_pages) {
     if (pointer == nullptr) {
         SetErrorMessage(aclnn_cpu::kRuntimeArgumentError, "%s: %s is null", caller, argument);
         return ACL_ERROR_INVALID_PARAM;
@@ -140,13 +155,14 @@ aclError AllocateRegistered(const char* caller, const char* argument, aclnn_cpu:
         SetErrorMessage(aclnn_cpu::kRuntimeArgumentError, "%s: size is 0", caller);
         return ACL_ERROR_INVALID_PARAM;
     }
-    void* block = AllocateAligned(size, prefer_huge_pages);
+    void* block = usable == 0 ? nullptr : AllocateAligned(usable, prefer_huge_pages);
     if (block == nullptr) {
         SetErrorMessage(aclnn_cpu::kRuntimeInnerError, "%s: cannot allocate %zu bytes", caller, size);
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
+    std::memset(static_cast<char*>(block) + size, 0, usable - size);
     try {
-        registry.Add(block, size);
+        registry.Add(block, size, usable, caller);
     } catch (const std::bad_alloc&) {
         std::free(block);
         SetErrorMessage(aclnn_cpu::kRuntimeInnerError,
@@ -181,7 +197,14 @@ aclError FreeRegistered(const char* caller, const char* argument, const char* al
 extern "C" {
 
 aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
-    return AllocateRegistered("aclrtMalloc", "devPtr", DeviceAllocations(), devPtr, size, PrefersHugePages(policy));
+    const Padding padding = IsGigantic(policy) ? Padding::kRoundOnly : Padding::kRoundAndPad;
+    return AllocateRegistered("aclrtMalloc", "devPtr", DeviceAllocations(), devPtr, size, UsableSize(size, padding),
+                              PrefersHugePages(policy));
+}
+
+aclError aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
+    return AllocateRegistered("aclrtMallocAlign32", "devPtr", DeviceAllocations(), devPtr, size,
+                              UsableSize(size, Padding::kRoundOnly), PrefersHugePages(policy));
 }
 
 aclError aclrtFree(void* devPtr) {
@@ -189,7 +212,8 @@ aclError aclrtFree(void* devPtr) {
 }
 
 aclError aclrtMallocHost(void** hostPtr, size_t size) {
-    return AllocateRegistered("aclrtMallocHost", "hostPtr", HostAllocations(), hostPtr, size, false);
+    // CANN documents no padding for host memory: the block is the bytes asked for.
+    return AllocateRegistered("aclrtMallocHost", "hostPtr", HostAllocations(), hostPtr, size, size, false);
 }
 
 aclError aclrtFreeHost(void* hostPtr) {

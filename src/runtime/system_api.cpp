@@ -3,9 +3,15 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <new>
+#include <set>
+#include <string>
 
 #include "acl/acl.h"
+#include "aclnn_cpu/aclnn_cpu.h"
 #include "common/error_message.h"
 #include "runtime/allocation_registry.h"
 
@@ -16,6 +22,25 @@
 namespace {
 
 using aclnn_cpu::SetErrorMessage;
+
+// The operators follow the arch35 kernels of ops-nn, which run on the Ascend 950 (docs/compatibility.md), and
+// this is the name CANN's runtime reports for the first of its 950PR parts.
+constexpr const char* kDefaultSocName = "Ascend950PR_9599";
+
+// ACLNN_CPU_SOC_NAME, read on every call like the other settings. The returned pointer must outlive later
+// changes of the environment, so each distinct name is kept (a program sets a handful at most).
+const char* ConfiguredSocName() {
+    const char* value = std::getenv("ACLNN_CPU_SOC_NAME");
+    if (value == nullptr || value[0] == '\0') return kDefaultSocName;
+    static std::mutex mutex;
+    static std::set<std::string>* const names = new std::set<std::string>;  // never destroyed, as registries
+    std::lock_guard<std::mutex> lock(mutex);
+    try {
+        return names->emplace(value).first->c_str();
+    } catch (const std::bad_alloc&) {
+        return kDefaultSocName;  // out of memory: a name that needs none
+    }
+}
 
 // MemTotal and MemAvailable from /proc/meminfo, in bytes; false when the file cannot be read.
 bool ReadHostMemory(size_t* total, size_t* available) {
@@ -47,9 +72,11 @@ int64_t LastLevelCacheBytes() {
 
 extern "C" {
 
-// Not an Ascend SoC's name on purpose: a program that picks NPU kernels or tiling by SoC must not mistake the
-// host for one (docs/compatibility.md).
-const char* aclrtGetSocName(void) { return "aclnn-cpu"; }
+// A real SoC's name, so that programs which check it run instead of skipping; aclnnCpuGetVersion is how a
+// program tells aclnn-cpu apart (docs/compatibility.md).
+const char* aclrtGetSocName(void) { return ConfiguredSocName(); }
+
+const char* aclnnCpuGetVersion(void) { return ACLNN_CPU_VERSION; }
 
 aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int64_t* value) {
     if (value == nullptr) {

@@ -5,6 +5,10 @@
 #include "aclnnop/aclnn_soft_margin_loss_backward.h"
 #include "aclnn/opdev/bfloat16.h" /* C++ only: empty in C */
 #include "aclnn/opdev/fp16_t.h"
+#include "aclnn/opdev/float4_e2m1.h" /* and the other small float types: C++ only, empty in C */
+#include "aclnn/opdev/float8_e4m3fn.h"
+#include "aclnn/opdev/hifloat8.h"
+#include "aclnn_cpu/aclnn_cpu.h"
 
 #define CHECK(cond)           \
     do {                      \
@@ -31,7 +35,9 @@ int main(void) {
                               aclOpExecutor**) = aclnnSoftMarginLossBackwardGetWorkspaceSize;
         aclnnStatus (*phase2)(void*, uint64_t, aclOpExecutor*, aclrtStream) = aclnnSoftMarginLossBackward;
         aclError (*memcpy_fn)(void*, size_t, const void*, size_t, aclrtMemcpyKind) = aclrtMemcpy;
-        CHECK(phase1 != 0 && phase2 != 0 && memcpy_fn != 0);
+        aclError (*align32_fn)(void**, size_t, aclrtMemMallocPolicy) = aclrtMallocAlign32;
+        const char* (*version_fn)(void) = aclnnCpuGetVersion;
+        CHECK(phase1 != 0 && phase2 != 0 && memcpy_fn != 0 && align32_fn != 0 && version_fn != 0);
     }
     return 0;
 }

@@ -7,8 +7,18 @@
 #include "acl/acl_base_rt.h"
 #include "acl/acl_op.h"
 #include "aclnn/opdev/bfloat16.h"
+#include "aclnn/opdev/float4_e1m2.h"
+#include "aclnn/opdev/float4_e2m1.h"
+#include "aclnn/opdev/float6_e2m3.h"
+#include "aclnn/opdev/float6_e3m2.h"
+#include "aclnn/opdev/float8_e4m3fn.h"
+#include "aclnn/opdev/float8_e5m2.h"
+#include "aclnn/opdev/float8_e8m0.h"
 #include "aclnn/opdev/fp16_t.h"
+#include "aclnn/opdev/hifloat4.h"
+#include "aclnn/opdev/hifloat8.h"
 #include "aclnn/opdev/op_errno.h"
+#include "aclnn_cpu/aclnn_cpu.h"
 #include "aclnnop/aclnn_soft_margin_loss.h"
 #include "aclnnop/aclnn_soft_margin_loss_backward.h"
 
@@ -26,6 +36,14 @@ static_assert(std::is_same<decltype(&aclnnSoftMarginLossGetWorkspaceSize),
 static_assert(std::is_same<decltype(&aclrtEventElapsedTime), aclError (*)(float*, aclrtEvent, aclrtEvent)>::value,
               "aclrtEventElapsedTime's prototype");
 static_assert(sizeof(op::fp16_t) == 2 && sizeof(op::bfloat16) == 2, "the opdev 16-bit types are 16 bits");
+static_assert(sizeof(op::Float4E2M1) == 1 && sizeof(op::Float8E4M3FN) == 1 && sizeof(op::HiFloat8) == 1 &&
+                  sizeof(op::Float8E8M0) == 1 && sizeof(op::Float6E3M2) == 1,
+              "the opdev small float types are one byte");
+static_assert(op::Float8E4M3FN::Highest().value == 0x7E && op::Float8E5M2::INF_VALUE == 0x7C &&
+                  op::HiFloat8::HIF8_NAN_VALUE == 0x80 && std::numeric_limits<op::Float8E8M0>::max_exponent == 127,
+              "CANN's constants");
+static_assert(std::is_same<decltype(&aclrtMallocAlign32), aclError (*)(void**, size_t, aclrtMemMallocPolicy)>::value,
+              "aclrtMallocAlign32's prototype");
 static_assert(ACLNN_ERR_PARAM_INVALID == 161002, "161002");
 static_assert(std::is_same<decltype(&aclnnSoftMarginLossBackwardGetWorkspaceSize),
                            aclnnStatus (*)(const aclTensor*, const aclTensor*, const aclTensor*, int64_t, aclTensor*,

@@ -29,7 +29,7 @@ ArgumentFixture::ArgumentFixture(const std::vector<TensorArg>& args) : host_(arg
         void* data = block;
         if (arg.data == TensorArg::Data::kHost) data = host_[slot].data();
         if (arg.data == TensorArg::Data::kNull) data = nullptr;
-        if (arg.data == TensorArg::Data::kEndOfBlock) data = static_cast<char*>(block) + kBlockBytes - 8;
+        if (arg.data == TensorArg::Data::kEndOfBlock) data = static_cast<char*>(block) + kBlockBytes + kPaddingBytes - 8;
         const std::vector<int64_t> strides = arg.strides.empty() ? Contiguous(arg.dims) : arg.strides;
         tensors_.push_back(aclCreateTensor(arg.dims.data(), arg.dims.size(), arg.type, strides.data(), arg.offset,
                                            arg.format, arg.dims.data(), arg.dims.size(), data));

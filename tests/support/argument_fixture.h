@@ -27,6 +27,8 @@ struct TensorArg {
 class ArgumentFixture {
 public:
     static constexpr size_t kBlockBytes = 4096;
+    // What CANN's aclrtMalloc adds behind a block of kBlockBytes (a multiple of 32): addressable padding.
+    static constexpr size_t kPaddingBytes = 32;
     explicit ArgumentFixture(const std::vector<TensorArg>& args);
     ~ArgumentFixture();
     ArgumentFixture(const ArgumentFixture&) = delete;
