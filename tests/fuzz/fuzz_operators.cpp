@@ -171,6 +171,9 @@ struct Fixture {
             void* p = nullptr;
             if (aclrtMalloc(&p, region->bytes, ACL_MEM_MALLOC_NORMAL_ONLY) != ACL_SUCCESS) Fail("aclrtMalloc failed");
             region->base = static_cast<char*>(p);
+            // CANN's padding (rounded up to 32 bytes, plus 32) is addressable: it is part of the region, so
+            // reads from it are checked and writes into it count as writes outside out's view.
+            region->bytes = (region->bytes + 31) / 32 * 32 + 32;
         } else {
             region->host_storage.resize(region->bytes);
             region->base = region->host_storage.data();
@@ -324,7 +327,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             case Placement::kHost: address = f.NewRegion(static_cast<size_t>(span * element), false)->base; break;
             case Placement::kNull: break;
             case Placement::kTooSmall:
-                address = f.NewRegion(static_cast<size_t>(std::max<int64_t>(span - 1, 1) * element), true)->base;
+                // 64 bytes short, so the view overruns even the padding; a view of 64 bytes or less then fits
+                // in a 1-byte block's padding and must run.
+                address = f.NewRegion(static_cast<size_t>(std::max<int64_t>(span * element - 64, 1)), true)->base;
                 break;
             case Placement::kInsideOther: {
                 Region* other = f.regions[rng() % f.regions.size()].get();
