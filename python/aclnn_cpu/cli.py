@@ -2,7 +2,7 @@
 
     aclnn-cpu run soft_margin_loss_backward --grad-output g.bin:float16:[8,1024] --self x.bin:float16:[8,1024]
         --target y.bin:float16:[1024] --reduction mean --out golden.bin[:dtype]
-    aclnn-cpu compare out.bin golden.bin --dtype bfloat16
+    aclnn-cpu compare out.bin golden.bin --dtype bfloat16 [--shape 8,1024 --report DIR]
     aclnn-cpu gen soft_margin_loss_backward --shape 8,1024 --dtype float16 --seed 1 --dir case1
 
 Exit status: 0 success (compare: pass), 1 compare: fail, 2 bad input (a file, a dtype, a shape, an argument,
@@ -130,7 +130,10 @@ def command_compare(args):
                            f"of {NAMES[acl_type]} elements")
     actual = read_bin(args.actual, acl_type, shape, "actual")
     golden = read_bin(args.golden, golden_type, shape, "golden")
-    result = compare(actual, golden, dtype=acl_type, worst_count=args.worst)
+    try:
+        result = compare(actual, golden, dtype=acl_type, worst_count=args.worst, report=args.report)
+    except ImportError as error:  # the report's pictures need matplotlib
+        raise BadInput(f"--report: {error}") from None
     print(result.report())
     return 0 if result.passed else EXIT_FAIL
 
@@ -208,6 +211,9 @@ def build_parser():
     comparison.add_argument("--golden-dtype", help="the golden's dtype, when it differs (e.g. a float32 golden)")
     comparison.add_argument("--shape", help="d0,d1,... (default: one dimension, the whole file)")
     comparison.add_argument("--worst", type=int, default=5, help="how many worst elements to print")
+    comparison.add_argument("--report", metavar="DIR",
+                            help="also write DIR/report.html with pictures of where the errors are (needs "
+                                 "matplotlib: python3-matplotlib)")
     gen = commands.add_parser("gen", help="write a reproducible random input set and its golden")
     gen.add_argument("operator", choices=sorted(OPERATORS))
     gen.add_argument("--shape", required=True, help="d0,d1,... of self (and gradOutput)")
