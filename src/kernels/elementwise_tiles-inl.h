@@ -51,16 +51,19 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 constexpr int64_t kBlock = 512;  // elements per block: 2 KiB per fp32 buffer; all buffers stay in L1
 
-// The functor applied to the first Op::kInputs vectors of in.
-template <class Op>
-HWY_INLINE hn::Vec<DF> Apply(DF df, const hn::Vec<DF>* in) {
+// The functor applied to its inputs, input(k) giving the k-th as an fp32 vector. The inputs come from a
+// function, not an array: SVE's vector types are sizeless, and C++ allows them in neither arrays nor structs,
+// so one source serves fixed-size (x86, NEON) and scalable (SVE) targets only if vectors stay in locals,
+// arguments and return values.
+template <class Op, class Input>
+HWY_INLINE hn::Vec<DF> ApplyTo(DF df, Input&& input) {
     static_assert(Op::kInputs >= 1 && Op::kInputs <= kMaxInputs, "an operator has 1 to kMaxInputs inputs");
     if constexpr (Op::kInputs == 1) {
-        return Op()(df, in[0]);
+        return Op()(df, input(0));
     } else if constexpr (Op::kInputs == 2) {
-        return Op()(df, in[0], in[1]);
+        return Op()(df, input(0), input(1));
     } else {
-        return Op()(df, in[0], in[1], in[2]);
+        return Op()(df, input(0), input(1), input(2));
     }
 }
 
@@ -80,34 +83,39 @@ struct FusedRows {
 
 // The functor's inputs along one row of FusedRows: where each starts, the values of those constant along the
 // row, and the pre-scale hook (an input constant along the row is scaled once here, a varying one per vector).
+// Constants are kept as scalars and broadcast where used (a struct cannot hold an SVE vector); the compiler
+// hoists the broadcast out of the loops.
 template <class Op, ElementType kIn>
 struct RowInputs {
     static constexpr int64_t kInSize = kIn == ElementType::kFloat32 ? 4 : 2;
 
-    RowInputs(const KernelConfig& config, const FusedRows& a, int64_t row) : rows(a) {
-        const DF df;
+    RowInputs(const KernelConfig& config, const FusedRows& a, int64_t row) : rows(a), scale(config.input_scale) {
         for (int k = 0; k < Op::kInputs; ++k) {
             p[k] = a.in[k] + row * a.in_outer[k];
-            constant[k] = a.in_constant[k] ? BroadcastAsFloat(df, kIn, p[k]) : hn::Zero(df);
+            constant[k] = a.in_constant[k] ? ElementAsFloat(kIn, p[k]) : 0.0f;
         }
-        scale_by = hn::Set(df, config.input_scale);
         if constexpr (Op::kScaledInput >= 0) {
-            const bool scale = config.input_scale != 1.0f;
-            if (scale && a.in_constant[Op::kScaledInput])
-                constant[Op::kScaledInput] = hn::Mul(constant[Op::kScaledInput], scale_by);
-            scale_each = scale && !a.in_constant[Op::kScaledInput];
+            const bool scaled = config.input_scale != 1.0f;
+            // The same fp32 product as the vector multiply.
+            if (scaled && a.in_constant[Op::kScaledInput]) constant[Op::kScaledInput] *= config.input_scale;
+            scale_each = scaled && !a.in_constant[Op::kScaledInput];
         }
     }
-    // The inputs of the vector at element i of `from` (p, or zero-padded copies of the row's end).
-    HWY_INLINE void Load(hn::Vec<DF>* v, const char* const* from, int64_t i) const {
+    // Input k of the vector at element i of `from` (p, or zero-padded copies of the row's end).
+    HWY_INLINE hn::Vec<DF> Load(int k, const char* const* from, int64_t i) const {
         const DF df;
-        for (int k = 0; k < Op::kInputs; ++k)
-            v[k] = rows.in_constant[k] ? constant[k] : LoadAsFloat(df, kIn, from[k] + i * kInSize);
+        if (rows.in_constant[k]) return hn::Set(df, constant[k]);
+        const auto v = LoadAsFloat(df, kIn, from[k] + i * kInSize);
         if constexpr (Op::kScaledInput >= 0) {
-            if (scale_each) v[Op::kScaledInput] = hn::Mul(v[Op::kScaledInput], scale_by);
+            if (k == Op::kScaledInput && scale_each) return hn::Mul(v, hn::Set(df, scale));
         }
+        return v;
     }
-    // Copies the count (< one vector) elements at element i of the row to tail, for Load(v, tail, 0).
+    // The functor on the vector at element i of `from`.
+    HWY_INLINE hn::Vec<DF> Apply(const char* const* from, int64_t i) const {
+        return ApplyTo<Op>(DF(), [&](int k) { return Load(k, from, i); });
+    }
+    // Copies the count (< one vector) elements at element i of the row to tail, for Apply(tails, 0).
     void CopyEnd(int64_t i, int64_t count, char (*tail)[hn::MaxLanes(DF()) * sizeof(float)],
                  const char** tails) const {
         for (int k = 0; k < Op::kInputs; ++k) {
@@ -118,8 +126,8 @@ struct RowInputs {
 
     const FusedRows& rows;
     const char* p[kMaxInputs];
-    hn::Vec<DF> constant[kMaxInputs];
-    hn::Vec<DF> scale_by;
+    float constant[kMaxInputs];
+    float scale;
     bool scale_each = false;
 };
 
@@ -144,7 +152,6 @@ void FusedRowsKernel(const KernelConfig& config, const FusedRows& a) {
         // All BFLOAT16: two vectors per step, widened and narrowed in even/odd halves (fewer instructions
         // than one vector at a time; the same exact widening and RNE narrowing, so the same bits).
         if constexpr (kIn == ElementType::kBFloat16 && kOut == ElementType::kBFloat16) {
-            constexpr int kInputs = Op::kInputs;
             constexpr int kScaled = Op::kScaledInput;
             constexpr int64_t kInSize = RowInputs<Op, kIn>::kInSize;
             const hn::Repartition<uint16_t, DF> du16;
@@ -152,35 +159,27 @@ void FusedRowsKernel(const KernelConfig& config, const FusedRows& a) {
             // A pair fills a whole vector: twice the alignment the caller checked for single vectors.
             const bool stream_pairs = kStreamHere && reinterpret_cast<uintptr_t>(out) % (2 * lanes * kOutSize) == 0;
             for (; i + 2 * lanes <= full; i += 2 * lanes) {
-                hn::Vec<DF> even[kMaxInputs], odd[kMaxInputs];
-                for (int k = 0; k < kInputs; ++k) {
-                    if (a.in_constant[k]) {
-                        even[k] = odd[k] = inputs.constant[k];
-                    } else {
-                        const auto bits = hn::LoadU(du16, reinterpret_cast<const uint16_t*>(p[k] + i * kInSize));
-                        Bf16PairToFloat(df, bits, even[k], odd[k]);
-                    }
-                }
-                if constexpr (kScaled >= 0) {
-                    if (inputs.scale_each) {
-                        even[kScaled] = hn::Mul(even[kScaled], inputs.scale_by);
-                        odd[kScaled] = hn::Mul(odd[kScaled], inputs.scale_by);
-                    }
-                }
-                const auto packed = NarrowBf16Pair(df, Apply<Op>(df, even), Apply<Op>(df, odd), hardware_bf16);
+                // Input k's even (odd) elements; the load is shared by both (the compiler merges the two).
+                auto half = [&](int k, bool odd) {
+                    if (a.in_constant[k]) return hn::Set(df, inputs.constant[k]);
+                    const auto bits = hn::LoadU(du16, reinterpret_cast<const uint16_t*>(p[k] + i * kInSize));
+                    auto v = odd ? Bf16OddToFloat(df, bits) : Bf16EvenToFloat(df, bits);
+                    if (kScaled >= 0 && k == kScaled && inputs.scale_each) v = hn::Mul(v, hn::Set(df, inputs.scale));
+                    return v;
+                };
+                const auto even = ApplyTo<Op>(df, [&](int k) { return half(k, false); });
+                const auto odd = ApplyTo<Op>(df, [&](int k) { return half(k, true); });
+                const auto packed = NarrowBf16Pair(df, even, odd, hardware_bf16);
                 uint16_t* to = reinterpret_cast<uint16_t*>(out + i * kOutSize);
                 if (stream_pairs) hn::Stream(packed, du16, to); else hn::StoreU(packed, du16, to);
             }
         }
 #endif
-        hn::Vec<DF> v[kMaxInputs], w[kMaxInputs];
         // Two independent vectors per step: the functor's long dependency chains (exp, log, division)
         // interleave, where one at a time would leave the out-of-order window waiting on a single chain.
         for (; i + 2 * lanes <= full; i += 2 * lanes) {
-            inputs.Load(v, p, i);
-            inputs.Load(w, p, i + lanes);
-            auto r = Apply<Op>(df, v);
-            auto r2 = Apply<Op>(df, w);
+            auto r = inputs.Apply(p, i);
+            auto r2 = inputs.Apply(p, i + lanes);
             if (kRound) {
                 r = RoundToType(df, kIn, r);
                 r2 = RoundToType(df, kIn, r2);
@@ -189,8 +188,7 @@ void FusedRowsKernel(const KernelConfig& config, const FusedRows& a) {
             StoreAsType<kStreamHere>(df, kOut, r2, out + (i + lanes) * kOutSize);
         }
         for (; i < full; i += lanes) {
-            inputs.Load(v, p, i);
-            auto r = Apply<Op>(df, v);
+            auto r = inputs.Apply(p, i);
             if (kRound) r = RoundToType(df, kIn, r);
             StoreAsType<kStreamHere>(df, kOut, r, out + i * kOutSize);
         }
@@ -198,8 +196,7 @@ void FusedRowsKernel(const KernelConfig& config, const FusedRows& a) {
         // The tail goes through the same vector code on zero-padded copies.
         const char* tails[kMaxInputs];
         inputs.CopyEnd(full, rest, tail_in, tails);
-        inputs.Load(v, tails, 0);
-        auto r = Apply<Op>(df, v);
+        auto r = inputs.Apply(tails, 0);
         if (kRound) r = RoundToType(df, kIn, r);
         StoreAsType<false>(df, kOut, r, tail_out);
         std::memcpy(out + full * kOutSize, tail_out, static_cast<size_t>(rest * kOutSize));
@@ -235,15 +232,13 @@ void FusedSumRowsKernel(const KernelConfig& config, const FusedRows& a, int64_t 
         const RowInputs<Op, kIn> inputs(config, a, row);
         const char* const* p = inputs.p;
         const int64_t row_linear = linear + row * pitch;
-        hn::Vec<DF> v[kMaxInputs];
         // Elements [from, from + count) of the row, count < one vector each time, through padded copies.
         auto add_end = [&](int64_t from, int64_t count) {
             for (int64_t i = from; i < from + count; i += kLanes) {
                 const int64_t n = std::min(kLanes, from + count - i);
                 const char* tails[kMaxInputs];
                 inputs.CopyEnd(i, n, tail_in, tails);
-                inputs.Load(v, tails, 0);
-                hn::Store(Apply<Op>(df, v), df, results);
+                hn::Store(inputs.Apply(tails, 0), df, results);
                 AccumulateSums(results, n, row_linear + i, sums);
             }
         };
@@ -253,7 +248,6 @@ void FusedSumRowsKernel(const KernelConfig& config, const FusedRows& a, int64_t 
         int64_t i = head;
         if (groups_end > head) {
             SumLaneVectors lanes(*sums);
-            hn::Vec<DF> w[kMaxInputs], x[kMaxInputs], y[kMaxInputs];
             for (; i + kStep <= groups_end; i += kStep) {
                 for (int k = 0; k < kInputs; ++k) {
                     if (a.in_constant[k]) continue;
@@ -262,23 +256,16 @@ void FusedSumRowsKernel(const KernelConfig& config, const FusedRows& a, int64_t 
                     for (int64_t b = 0; b < kStep * kInSize; b += kCacheLine)
                         PrefetchLine<PrefetchTo::kL1>(ahead + b);
                 }
-                inputs.Load(v, p, i);
-                inputs.Load(w, p, i + kLanes);
-                inputs.Load(x, p, i + 2 * kLanes);
-                inputs.Load(y, p, i + 3 * kLanes);
-                const auto r0 = Apply<Op>(df, v);
-                const auto r1 = Apply<Op>(df, w);
-                const auto r2 = Apply<Op>(df, x);
-                const auto r3 = Apply<Op>(df, y);
+                const auto r0 = inputs.Apply(p, i);
+                const auto r1 = inputs.Apply(p, i + kLanes);
+                const auto r2 = inputs.Apply(p, i + 2 * kLanes);
+                const auto r3 = inputs.Apply(p, i + 3 * kLanes);
                 lanes.Add(0 % kSlots, r0);
                 lanes.Add(1 % kSlots, r1);
                 lanes.Add(2 % kSlots, r2);
                 lanes.Add(3 % kSlots, r3);
             }
-            for (; i < groups_end; i += kLanes) {
-                inputs.Load(v, p, i);
-                lanes.Add((i - head) / kLanes % kSlots, Apply<Op>(df, v));
-            }
+            for (; i < groups_end; i += kLanes) lanes.Add((i - head) / kLanes % kSlots, inputs.Apply(p, i));
             lanes.StoreTo(sums);
         }
         add_end(groups_end, a.count - groups_end);
@@ -377,7 +364,6 @@ void FusedSumTile(const KernelConfig& config, const engine::Tile& tile, SumAccum
 template <class Op, class Store>
 HWY_INLINE void ComputeBlock(const KernelConfig& config, const TileOperand* in, const float* const* values,
                              int64_t padded, Store&& store) {
-    constexpr int kInputs = Op::kInputs;
     constexpr int kScaled = Op::kScaledInput;
     const DF df;
     const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
@@ -388,26 +374,23 @@ HWY_INLINE void ComputeBlock(const KernelConfig& config, const TileOperand* in, 
     // A sum keeps the fp32 values (the reduction rounds its result once, at the end).
     const bool round = promote != ElementType::kFloat32 && promote != config.out_type() &&
                        config.output == OutputMode::kStore;
-    hn::Vec<DF> v[kMaxInputs], w[kMaxInputs];
-    auto inputs = [&](hn::Vec<DF>* to, int64_t i) {
-        for (int k = 0; k < kInputs; ++k) to[k] = in[k].broadcast ? in[k].value : hn::LoadU(df, values[k] + i);
-        if constexpr (kScaled >= 0) {
-            if (scale) to[kScaled] = hn::Mul(to[kScaled], scale_by);
-        }
+    // Input k of the vector at element i (broadcasts come from the tile's scalar).
+    auto input = [&](int k, int64_t i) {
+        auto v = in[k].broadcast ? hn::Set(df, in[k].value) : hn::LoadU(df, values[k] + i);
+        if (kScaled >= 0 && k == kScaled && scale) v = hn::Mul(v, scale_by);
+        return v;
     };
+    auto apply = [&](int64_t i) { return ApplyTo<Op>(df, [&](int k) { return input(k, i); }); };
     int64_t i = 0;
     // Two independent vectors per step, as in the fused path, so that long dependency chains interleave.
     for (; i + 2 * lanes <= padded; i += 2 * lanes) {
-        inputs(v, i);
-        inputs(w, i + lanes);
-        const auto r = Apply<Op>(df, v);
-        const auto r2 = Apply<Op>(df, w);
+        const auto r = apply(i);
+        const auto r2 = apply(i + lanes);
         store(i, round ? RoundToType(df, promote, r) : r);
         store(i + lanes, round ? RoundToType(df, promote, r2) : r2);
     }
     for (; i < padded; i += lanes) {
-        inputs(v, i);
-        const auto r = Apply<Op>(df, v);
+        const auto r = apply(i);
         store(i, round ? RoundToType(df, promote, r) : r);
     }
 }
@@ -432,7 +415,7 @@ void BlockedTile(const KernelConfig& config, const engine::Tile& tile, SumAccumu
         op.inner = tile.inner_stride[k];
         op.outer = tile.outer_stride[k];
         op.broadcast = k != kInputs && op.inner == 0 && op.outer == 0;
-        op.value = op.broadcast ? BroadcastAsFloat(df, op.type, op.origin) : hn::Zero(df);
+        op.value = op.broadcast ? ElementAsFloat(op.type, op.origin) : 0.0f;
     }
     const TileOperand& out = ops[kInputs];
     const ElementType out_type = out.type;

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "common/float_convert.h"
 #include "hwy/highway.h"
 #include "kernels/element_types.h"
 #include "kernels/vector_convert-inl.h"
@@ -73,17 +74,17 @@ HWY_INLINE void StoreAsType(DF df, ElementType type, hn::Vec<DF> v, char* p) {
     if (kStream) hn::Stream(packed, du16, out); else hn::StoreU(packed, du16, out);
 }
 
-// One element at p, widened exactly, in every lane (widening is exact, so this equals what the loads give).
-HWY_INLINE hn::Vec<DF> BroadcastAsFloat(DF df, ElementType type, const char* p) {
+// One element at p, widened exactly to fp32 (widening is exact, so this equals what the vector loads give).
+// A scalar: the tile loops broadcast it where they use it.
+HWY_INLINE float ElementAsFloat(ElementType type, const char* p) {
     if (type == ElementType::kFloat32) {
         float value;
         std::memcpy(&value, p, sizeof value);
-        return hn::Set(df, value);
+        return value;
     }
     uint16_t bits;
     std::memcpy(&bits, p, sizeof bits);
-    const auto lanes = hn::Set(DU(), static_cast<uint32_t>(bits));
-    return type == ElementType::kFloat16 ? HalfBitsToFloat(df, lanes) : Bf16BitsToFloat(df, lanes);
+    return type == ElementType::kFloat16 ? HalfToFloat(bits) : Bf16ToFloat(bits);
 }
 
 // Whether streaming stores of 16-bit results write exactly one whole vector register (not on 128-bit
@@ -97,7 +98,7 @@ struct TileOperand {
     const char* origin;
     int64_t inner, outer;  // byte strides
     bool broadcast;        // one value for the whole tile
-    hn::Vec<DF> value;     // that value, when broadcast
+    float value;           // that value, when broadcast (a scalar: structs cannot hold SVE vectors)
 };
 
 // Visits [first, first + len) of the tile (row-major) as runs within rows: visit(address, count, done).

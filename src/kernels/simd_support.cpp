@@ -24,10 +24,9 @@ bool ConvertBlockInPairs(ElementType from, const char* raw_in, char* raw_out, in
     HWY_ALIGN float odd[hn::MaxLanes(df)];
     for (int64_t i = 0; i < padded; i += 2 * lanes) {
         if (from == ElementType::kBFloat16) {
-            hn::Vec<DF> e, o;
-            Bf16PairToFloat(df, hn::LoadU(du16, reinterpret_cast<const uint16_t*>(raw_in) + i), e, o);
-            hn::Store(e, df, even);
-            hn::Store(o, df, odd);
+            const auto bits = hn::LoadU(du16, reinterpret_cast<const uint16_t*>(raw_in) + i);
+            hn::Store(Bf16EvenToFloat(df, bits), df, even);
+            hn::Store(Bf16OddToFloat(df, bits), df, odd);
             float* to = reinterpret_cast<float*>(raw_out) + i;
             for (int64_t j = 0; j < lanes; ++j) {
                 to[2 * j] = even[j];

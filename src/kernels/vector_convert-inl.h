@@ -115,15 +115,16 @@ HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> FloatToBf16Bits(DF df, hn::Vec<DF> 
 #if HWY_TARGET != HWY_SCALAR
 #define ACLNN_CPU_BF16_PAIRS 1
 template <class DF>
-HWY_INLINE void Bf16PairToFloat(DF df, hn::Vec<hn::Repartition<uint16_t, DF>> bf16, hn::Vec<DF>& even,
-                                hn::Vec<DF>& odd) {
+HWY_INLINE hn::Vec<DF> Bf16EvenToFloat(DF df, hn::Vec<hn::Repartition<uint16_t, DF>> bf16) {
+    return hn::BitCast(df, hn::ShiftLeft<16>(hn::BitCast(hn::RebindToUnsigned<DF>(), bf16)));
+}
+template <class DF>
+HWY_INLINE hn::Vec<DF> Bf16OddToFloat(DF df, hn::Vec<hn::Repartition<uint16_t, DF>> bf16) {
     const hn::RebindToUnsigned<DF> du;
-    const auto bits = hn::BitCast(du, bf16);
-    even = hn::BitCast(df, hn::ShiftLeft<16>(bits));
-    odd = hn::BitCast(df, hn::And(bits, hn::Set(du, 0xffff0000u)));
+    return hn::BitCast(df, hn::And(hn::BitCast(du, bf16), hn::Set(du, 0xffff0000u)));
 }
 
-// Inverse of Bf16PairToFloat, rounding each value to nearest even.
+// Inverse of Bf16EvenToFloat and Bf16OddToFloat, rounding each value to nearest even.
 template <class DF>
 HWY_INLINE hn::Vec<hn::Repartition<uint16_t, DF>> FloatPairToBf16(DF df, hn::Vec<DF> even, hn::Vec<DF> odd) {
     const hn::Repartition<uint16_t, DF> du16;
