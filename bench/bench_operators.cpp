@@ -102,34 +102,60 @@ std::string Name(const std::string& base, int64_t n, int threads) {
     return base + "/n:" + std::to_string(n) + "/threads:" + std::to_string(threads);
 }
 
-// The CPU's model name from /proc/cpuinfo (Linux), or "unknown".
+// The CPU's model name from /proc/cpuinfo (Linux): x86 names it; Arm kernels give the implementer and part
+// numbers, of which the server cores this project runs on are named here. "unknown" otherwise.
 std::string CpuModel() {
     std::ifstream cpuinfo("/proc/cpuinfo");
-    std::string line;
+    std::string line, implementer, part;
+    auto value = [](const std::string& text) {
+        const size_t colon = text.find(':');
+        return colon != std::string::npos && colon + 2 <= text.size() ? text.substr(colon + 2) : std::string();
+    };
     while (std::getline(cpuinfo, line)) {
-        if (line.rfind("model name", 0) == 0) {
-            const size_t colon = line.find(':');
-            if (colon != std::string::npos && colon + 2 <= line.size()) return line.substr(colon + 2);
-        }
+        if (line.rfind("model name", 0) == 0) return value(line);
+        if (implementer.empty() && line.rfind("CPU implementer", 0) == 0) implementer = value(line);
+        if (part.empty() && line.rfind("CPU part", 0) == 0) part = value(line);
     }
-    return "unknown";
+    if (implementer.empty()) return "unknown";
+    static const struct {
+        const char* implementer;
+        const char* part;
+        const char* name;
+    } kKnown[] = {{"0x48", "0xd01", "HiSilicon Kunpeng 920 (TaiShan v110)"}, {"0x41", "0xd0c", "Arm Neoverse N1"},
+                  {"0x41", "0xd49", "Arm Neoverse N2"}, {"0x41", "0xd40", "Arm Neoverse V1"},
+                  {"0x41", "0xd4f", "Arm Neoverse V2"}};
+    for (const auto& known : kKnown) {
+        if (implementer == known.implementer && part == known.part) return known.name;
+    }
+    return "Arm implementer " + implementer + ", part " + part;
 }
 
-// The core's clock while it runs (the turbo clock, which the kernels run at), measured as a chain of
-// dependent integer multiplies: 3 cycles each on every current x86 core. (A chain of add-immediates would
-// not do: recent Intel cores fold those in the renamer.)
+// The core's clock while it runs (the turbo clock, which the kernels run at), measured as a chain of dependent
+// instructions of known latency: integer multiplies on x86, 3 cycles each on every current x86 core (a chain
+// of add-immediates would not do: recent Intel cores fold those in the renamer); adds on AArch64, 1 cycle each
+// on the Neoverse and TaiShan cores. Under an emulator (qemu) the figure means nothing, like every timing.
 std::string MeasuredClock() {
-#if defined(__x86_64__)
-    constexpr int64_t kMultiplies = 100'000'000;
+#if defined(__x86_64__) || defined(__aarch64__)
+    constexpr int64_t kSteps = 100'000'000;
     uint64_t value = 1;
     const uint64_t one = 1;
     const auto start = std::chrono::steady_clock::now();
-    for (int64_t i = 0; i < kMultiplies; i += 4) {
+    for (int64_t i = 0; i < kSteps; i += 4) {
+#if defined(__x86_64__)
         asm volatile("imul %1, %0\n\timul %1, %0\n\timul %1, %0\n\timul %1, %0" : "+r"(value) : "r"(one));
+#else
+        asm volatile("add %0, %0, %1\n\tadd %0, %0, %1\n\t"
+                     "add %0, %0, %1\n\tadd %0, %0, %1" : "+r"(value) : "r"(one));
+#endif
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+#if defined(__x86_64__)
+    constexpr double kCyclesPerStep = 3.0;
+#else
+    constexpr double kCyclesPerStep = 1.0;
+#endif
     char text[32];
-    std::snprintf(text, sizeof text, "%.2f GHz", 3.0 * static_cast<double>(kMultiplies) / seconds / 1e9);
+    std::snprintf(text, sizeof text, "%.2f GHz", kCyclesPerStep * static_cast<double>(kSteps) / seconds / 1e9);
     return text;
 #else
     return "not measured on this architecture";

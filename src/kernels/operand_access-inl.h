@@ -209,7 +209,8 @@ inline bool RunsDownColumns(const TileOperand& op) {
 enum class PrefetchTo { kL1, kL2 };
 
 // Starts loading the cache line at p. GCC 12 deletes the prefetch builtins (and Highway's Prefetch) as dead
-// code when they are inlined into these loops, so x86 states them in volatile asm.
+// code when they are inlined into these loops, so x86 and AArch64 state them in volatile asm (PRFM PLDL1KEEP
+// and PLDL2KEEP are AArch64's prefetcht0 and prefetcht1; like them they never fault).
 template <PrefetchTo kTo>
 HWY_INLINE void PrefetchLine(const char* p) {
 #if HWY_ARCH_X86
@@ -217,6 +218,12 @@ HWY_INLINE void PrefetchLine(const char* p) {
         asm volatile("prefetcht0 %0" : : "m"(*p));
     } else {
         asm volatile("prefetcht1 %0" : : "m"(*p));
+    }
+#elif HWY_ARCH_ARM_A64
+    if constexpr (kTo == PrefetchTo::kL1) {
+        asm volatile("prfm pldl1keep, %0" : : "Q"(*p));
+    } else {
+        asm volatile("prfm pldl2keep, %0" : : "Q"(*p));
     }
 #else
     __builtin_prefetch(p, 0, kTo == PrefetchTo::kL1 ? 3 : 2);

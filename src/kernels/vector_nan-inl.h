@@ -24,6 +24,7 @@ HWY_INLINE hn::Vec<D> MinPassingNaN(D d, hn::Vec<D> bound, hn::Vec<D> v) {
     (void)d;
     return hn::Min(bound, v);
 #else
+    (void)d;
     return hn::IfThenElse(hn::IsNaN(v), v, hn::Min(bound, v));
 #endif
 }
@@ -35,6 +36,7 @@ HWY_INLINE hn::Vec<D> MaxPassingNaN(D d, hn::Vec<D> bound, hn::Vec<D> v) {
     (void)d;
     return hn::Max(bound, v);
 #else
+    (void)d;
     return hn::IfThenElse(hn::IsNaN(v), v, hn::Max(bound, v));
 #endif
 }

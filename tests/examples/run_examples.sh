@@ -5,7 +5,13 @@
 # Usage: run_examples.sh <build dir> <examples dir> <work dir>
 # EXAMPLE_SANITIZE=address,undefined (or thread) builds the examples with that sanitizer, for sanitizer builds
 # of the libraries; EXAMPLE_VALGRIND=1 runs them under valgrind's memcheck.
+# A cross build (tests/CMakeLists.txt sets these) builds them with EXAMPLE_CXX (default g++), passes
+# EXAMPLE_CMAKE_ARGS (its toolchain file) to the find_package consumer, and runs every program through
+# EXAMPLE_RUNNER (qemu-aarch64; the CPU model from QEMU_CPU).
 set -euo pipefail
+example_cxx=${EXAMPLE_CXX:-g++}
+read -r -a example_cmake_args <<<"${EXAMPLE_CMAKE_ARGS:-}"
+read -r -a runner <<<"${EXAMPLE_RUNNER:-}"
 build_dir=$(realpath "$1")
 examples_dir=$(realpath "$2")
 work=$(realpath -m "$3")
@@ -67,7 +73,8 @@ run_example() {
         if [[ -n "${EXAMPLE_SANITIZE:-}" ]]; then
             sanitize=(-DCMAKE_CXX_FLAGS="-fsanitize=$EXAMPLE_SANITIZE" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=$EXAMPLE_SANITIZE")
         fi
-        cmake "$examples_dir/$name" -DCMAKE_CXX_COMPILER=g++ -DCMAKE_SKIP_RPATH=TRUE "${sanitize[@]}" >cmake.log
+        cmake "$examples_dir/$name" -DCMAKE_CXX_COMPILER="$example_cxx" -DCMAKE_SKIP_RPATH=TRUE "${sanitize[@]}" \
+            >cmake.log
         # The sample must compile without a single warning.
         make 2>&1 | tee make.log >/dev/null
         if grep -qi "warning" make.log; then cat make.log; echo "$name: warnings while compiling"; exit 1; fi
@@ -76,7 +83,7 @@ run_example() {
             valgrind --quiet --error-exitcode=9 --leak-check=full --errors-for-leak-kinds=definite,indirect \
                 --show-leak-kinds=definite,indirect ./opapi_test
         else
-            ./opapi_test
+            "${runner[@]}" ./opapi_test
         fi
     )
 }
@@ -122,17 +129,18 @@ CMAKE
 (
     unset LD_LIBRARY_PATH
     cd "$work/find_package"
-    cmake -S . -B build -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+    cmake -S . -B build -DCMAKE_PREFIX_PATH="$prefix" "${example_cmake_args[@]}" >/dev/null
     cmake --build build >/dev/null
-    ./build/consumer | grep -q "result\[1\] is: -0.067235"
+    "${runner[@]}" ./build/consumer | grep -q "result\[1\] is: -0.067235"
 ) || { echo "find_package consumer failed"; exit 1; }
 
 # And a pkg-config consumer.
 (
     unset LD_LIBRARY_PATH
     export PKG_CONFIG_PATH="$prefix/lib64/pkgconfig"
-    g++ -std=c++11 ${EXAMPLE_SANITIZE:+-fsanitize=$EXAMPLE_SANITIZE} -o "$work/pkgconfig_consumer" "$examples_dir/soft_margin_loss_backward/test_aclnn_soft_margin_loss_backward.cpp" \
+    "$example_cxx" -std=c++11 ${EXAMPLE_SANITIZE:+-fsanitize=$EXAMPLE_SANITIZE} -o "$work/pkgconfig_consumer" \
+        "$examples_dir/soft_margin_loss_backward/test_aclnn_soft_margin_loss_backward.cpp" \
         $(pkg-config --cflags --libs aclnn_cpu)
-    "$work/pkgconfig_consumer" | grep -q "result\[2\] is: -0.059601"
+    "${runner[@]}" "$work/pkgconfig_consumer" | grep -q "result\[2\] is: -0.059601"
 ) || { echo "pkg-config consumer failed"; exit 1; }
 echo "examples OK"

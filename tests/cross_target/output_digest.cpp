@@ -1,0 +1,170 @@
+// Prints, for every SIMD target Highway compiled and this CPU runs, a digest of both operators' results on a
+// fixed set of inputs (dtypes, reductions, broadcast and strided operands included). The inputs are made with
+// integer arithmetic and one correctly rounded division each, so every machine starts from the same bits; NaN
+// results are hashed as one NaN, since their sign and payload are the hardware's (x86's default NaN is
+// negative, Arm's positive). scripts/run_tests_aarch64.sh compares the aarch64 targets' digests with the x86
+// FMA targets' (docs/compatibility.md, "Across CPUs").
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclnnop/aclnn_soft_margin_loss.h"
+#include "aclnnop/aclnn_soft_margin_loss_backward.h"
+#include "hwy/targets.h"
+
+namespace {
+
+constexpr int64_t kElements = 1 << 18;
+
+struct Digest {
+    uint64_t state = 1469598103934665603ull;  // FNV-1a
+    void Add(const void* data, size_t bytes) {
+        const unsigned char* p = static_cast<const unsigned char*>(data);
+        for (size_t i = 0; i < bytes; ++i) state = (state ^ p[i]) * 1099511628211ull;
+    }
+};
+
+// A deterministic integer stream (a 64-bit LCG's high bits).
+struct Stream {
+    uint64_t state;
+    int64_t Next(int64_t range) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        return static_cast<int64_t>((state >> 33) % static_cast<uint64_t>(range));
+    }
+};
+
+// v as FLOAT16 bits; v is exact in FLOAT16 (ExactIn16Bits), so no rounding is involved.
+uint16_t ToHalf(float v) {
+    uint32_t bits;
+    std::memcpy(&bits, &v, sizeof bits);
+    const uint16_t sign = static_cast<uint16_t>((bits >> 16) & 0x8000u);
+    if (v == 0.0f) return sign;
+    int exponent;
+    const float fraction = std::frexp(std::fabs(v), &exponent);  // [0.5, 1)
+    const uint32_t mantissa = static_cast<uint32_t>(fraction * 2048.0f) - 1024;  // exact: 10 bits
+    return static_cast<uint16_t>(sign | (static_cast<uint32_t>(exponent + 14) << 10) | mantissa);
+}
+
+class Buffer {
+public:
+    Buffer(const std::vector<int64_t>& dims, aclDataType type, const std::vector<float>& values) : dims_(dims) {
+        const size_t element = type == ACL_FLOAT ? 4 : 2;
+        bytes_ = values.size() * element;
+        std::vector<unsigned char> host(bytes_);
+        for (size_t i = 0; i < values.size(); ++i) {
+            if (type == ACL_FLOAT) {
+                std::memcpy(&host[i * 4], &values[i], 4);
+            } else if (type == ACL_FLOAT16) {
+                const uint16_t half = ToHalf(values[i]);
+                std::memcpy(&host[i * 2], &half, 2);
+            } else {  // BFLOAT16: the high half of the float (exact for these values)
+                uint32_t bits;
+                std::memcpy(&bits, &values[i], 4);
+                const uint16_t high = static_cast<uint16_t>(bits >> 16);
+                std::memcpy(&host[i * 2], &high, 2);
+            }
+        }
+        aclrtMalloc(&device_, bytes_, ACL_MEM_MALLOC_HUGE_FIRST);
+        aclrtMemcpy(device_, bytes_, host.data(), bytes_, ACL_MEMCPY_HOST_TO_DEVICE);
+        tensor_ = aclCreateTensor(dims.data(), dims.size(), type, nullptr, 0, ACL_FORMAT_ND, dims.data(),
+                                  dims.size(), device_);
+    }
+    ~Buffer() {
+        aclDestroyTensor(tensor_);
+        aclrtFree(device_);
+    }
+    aclTensor* tensor() const { return tensor_; }
+    // Adds the contents to the digest, every NaN as one canonical NaN.
+    void AddTo(Digest* digest, aclDataType type) const {
+        std::vector<unsigned char> host(bytes_);
+        aclrtMemcpy(host.data(), bytes_, device_, bytes_, ACL_MEMCPY_DEVICE_TO_HOST);
+        const size_t element = type == ACL_FLOAT ? 4 : 2;
+        for (size_t i = 0; i < bytes_; i += element) {
+            uint32_t bits = 0;
+            std::memcpy(&bits, &host[i], element);
+            const uint32_t magnitude = bits & (element == 4 ? 0x7fffffffu : 0x7fffu);
+            const uint32_t infinity = element == 4 ? 0x7f800000u : type == ACL_FLOAT16 ? 0x7c00u : 0x7f80u;
+            const bool nan = magnitude > infinity;
+            if (nan) bits = 0xffffffffu;
+            digest->Add(&bits, 4);
+        }
+    }
+
+private:
+    std::vector<int64_t> dims_;
+    size_t bytes_ = 0;
+    void* device_ = nullptr;
+    aclTensor* tensor_ = nullptr;
+};
+
+std::vector<float> Values(Stream* stream, int64_t count, int64_t range, float divisor) {
+    std::vector<float> values(static_cast<size_t>(count));
+    for (float& v : values) v = static_cast<float>(stream->Next(2 * range + 1) - range) / divisor;
+    return values;
+}
+
+// Values with at most 8 significant bits and small exponents: exact in FLOAT16 and in BFLOAT16.
+std::vector<float> ExactIn16Bits(Stream* stream, int64_t count) {
+    std::vector<float> values(static_cast<size_t>(count));
+    for (float& v : values) {
+        // Two statements: the order of a call's arguments is unspecified (GCC differs between x86 and Arm).
+        const float mantissa = static_cast<float>(stream->Next(511) - 255);
+        v = std::ldexp(mantissa, static_cast<int>(stream->Next(12)) - 6);
+    }
+    return values;
+}
+
+uint64_t DigestOfAllCases() {
+    Digest digest;
+    Stream stream{20261201};
+    const int64_t rows = 512, columns = kElements / 512;
+    for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+        auto values = [&](int64_t count, int64_t range, float divisor) {
+            return type == ACL_FLOAT ? Values(&stream, count, range, divisor) : ExactIn16Bits(&stream, count);
+        };
+        Buffer self({rows, columns}, type, values(kElements, 12000, 100.0f));
+        Buffer target({columns}, type, values(columns, 1000, 300.0f));  // broadcast along rows
+        Buffer grad({rows, columns}, type, values(kElements, 1000, 7.0f));
+        Buffer out({rows, columns}, type, std::vector<float>(kElements, 0.0f));
+        Buffer sum({}, ACL_FLOAT, {0.0f});
+        uint64_t workspace_size = 0;
+        aclOpExecutor* executor = nullptr;
+        for (int64_t reduction : {0, 1, 2}) {
+            aclnnSoftMarginLossBackwardGetWorkspaceSize(grad.tensor(), self.tensor(), target.tensor(), reduction,
+                                                        out.tensor(), &workspace_size, &executor);
+            aclnnSoftMarginLossBackward(nullptr, 0, executor, nullptr);
+            aclrtSynchronizeStream(nullptr);
+            out.AddTo(&digest, type);
+        }
+        aclnnSoftMarginLossGetWorkspaceSize(self.tensor(), target.tensor(), 0, out.tensor(), &workspace_size,
+                                            &executor);
+        aclnnSoftMarginLoss(nullptr, 0, executor, nullptr);
+        aclrtSynchronizeStream(nullptr);
+        out.AddTo(&digest, type);
+        for (int64_t reduction : {1, 2}) {
+            aclnnSoftMarginLossGetWorkspaceSize(self.tensor(), target.tensor(), reduction, sum.tensor(),
+                                                &workspace_size, &executor);
+            aclnnSoftMarginLoss(nullptr, 0, executor, nullptr);
+            aclrtSynchronizeStream(nullptr);
+            sum.AddTo(&digest, ACL_FLOAT);
+        }
+    }
+    return digest.state;
+}
+
+}  // namespace
+
+int main() {
+    aclInit(nullptr);
+    aclrtSetDevice(0);
+    for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+        hwy::SetSupportedTargetsForTest(target);
+        std::printf("%s %016llx\n", hwy::TargetName(target), static_cast<unsigned long long>(DigestOfAllCases()));
+    }
+    hwy::SetSupportedTargetsForTest(0);
+    aclFinalize();
+    return 0;
+}
