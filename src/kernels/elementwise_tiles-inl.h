@@ -67,6 +67,46 @@ HWY_INLINE hn::Vec<DF> ApplyTo(DF df, Input&& input) {
     }
 }
 
+// The functor on two vectors, input(k, i) giving input k of the vector at element i, handed to
+// consume(r0, r1). Every input of both is loaded before either is computed: the loads may branch (a
+// row-constant input is a broadcast), and two computations in one branch-free stretch are what the
+// scheduler interleaves (computing each right after its own loads measured 7-8% slower in cache).
+template <class Op, class Input, class Consume>
+HWY_INLINE void ApplyToTwo(DF df, Input&& input, int64_t i0, int64_t i1, Consume&& consume) {
+    if constexpr (Op::kInputs == 1) {
+        const auto a0 = input(0, i0), a1 = input(0, i1);
+        consume(Op()(df, a0), Op()(df, a1));
+    } else if constexpr (Op::kInputs == 2) {
+        const auto a0 = input(0, i0), b0 = input(1, i0), a1 = input(0, i1), b1 = input(1, i1);
+        consume(Op()(df, a0, b0), Op()(df, a1, b1));
+    } else {
+        const auto a0 = input(0, i0), b0 = input(1, i0), c0 = input(2, i0);
+        const auto a1 = input(0, i1), b1 = input(1, i1), c1 = input(2, i1);
+        consume(Op()(df, a0, b0, c0), Op()(df, a1, b1, c1));
+    }
+}
+
+// The same for four vectors (the fused sum's step).
+template <class Op, class Input, class Consume>
+HWY_INLINE void ApplyToFour(DF df, Input&& input, int64_t i, int64_t step, Consume&& consume) {
+    if constexpr (Op::kInputs == 1) {
+        const auto a0 = input(0, i), a1 = input(0, i + step), a2 = input(0, i + 2 * step),
+                   a3 = input(0, i + 3 * step);
+        consume(Op()(df, a0), Op()(df, a1), Op()(df, a2), Op()(df, a3));
+    } else if constexpr (Op::kInputs == 2) {
+        const auto a0 = input(0, i), b0 = input(1, i), a1 = input(0, i + step), b1 = input(1, i + step);
+        const auto a2 = input(0, i + 2 * step), b2 = input(1, i + 2 * step);
+        const auto a3 = input(0, i + 3 * step), b3 = input(1, i + 3 * step);
+        consume(Op()(df, a0, b0), Op()(df, a1, b1), Op()(df, a2, b2), Op()(df, a3, b3));
+    } else {
+        const auto a0 = input(0, i), b0 = input(1, i), c0 = input(2, i);
+        const auto a1 = input(0, i + step), b1 = input(1, i + step), c1 = input(2, i + step);
+        const auto a2 = input(0, i + 2 * step), b2 = input(1, i + 2 * step), c2 = input(2, i + 2 * step);
+        const auto a3 = input(0, i + 3 * step), b3 = input(1, i + 3 * step), c3 = input(2, i + 3 * step);
+        consume(Op()(df, a0, b0, c0), Op()(df, a1, b1, c1), Op()(df, a2, b2, c2), Op()(df, a3, b3, c3));
+    }
+}
+
 // ---- the fused path ----------------------------------------------------------------------------------------
 
 // Rows of a tile in which every input is contiguous along the row or constant along it (one value per row),
@@ -178,14 +218,15 @@ void FusedRowsKernel(const KernelConfig& config, const FusedRows& a) {
         // Two independent vectors per step: the functor's long dependency chains (exp, log, division)
         // interleave, where one at a time would leave the out-of-order window waiting on a single chain.
         for (; i + 2 * lanes <= full; i += 2 * lanes) {
-            auto r = inputs.Apply(p, i);
-            auto r2 = inputs.Apply(p, i + lanes);
-            if (kRound) {
-                r = RoundToType(df, kIn, r);
-                r2 = RoundToType(df, kIn, r2);
-            }
-            StoreAsType<kStreamHere>(df, kOut, r, out + i * kOutSize);
-            StoreAsType<kStreamHere>(df, kOut, r2, out + (i + lanes) * kOutSize);
+            ApplyToTwo<Op>(df, [&](int k, int64_t at) { return inputs.Load(k, p, at); }, i, i + lanes,
+                           [&](hn::Vec<DF> r, hn::Vec<DF> r2) {
+                               if (kRound) {
+                                   r = RoundToType(df, kIn, r);
+                                   r2 = RoundToType(df, kIn, r2);
+                               }
+                               StoreAsType<kStreamHere>(df, kOut, r, out + i * kOutSize);
+                               StoreAsType<kStreamHere>(df, kOut, r2, out + (i + lanes) * kOutSize);
+                           });
         }
         for (; i < full; i += lanes) {
             auto r = inputs.Apply(p, i);
@@ -256,14 +297,13 @@ void FusedSumRowsKernel(const KernelConfig& config, const FusedRows& a, int64_t 
                     for (int64_t b = 0; b < kStep * kInSize; b += kCacheLine)
                         PrefetchLine<PrefetchTo::kL1>(ahead + b);
                 }
-                const auto r0 = inputs.Apply(p, i);
-                const auto r1 = inputs.Apply(p, i + kLanes);
-                const auto r2 = inputs.Apply(p, i + 2 * kLanes);
-                const auto r3 = inputs.Apply(p, i + 3 * kLanes);
-                lanes.Add(0 % kSlots, r0);
-                lanes.Add(1 % kSlots, r1);
-                lanes.Add(2 % kSlots, r2);
-                lanes.Add(3 % kSlots, r3);
+                ApplyToFour<Op>(df, [&](int k, int64_t at) { return inputs.Load(k, p, at); }, i, kLanes,
+                                [&](hn::Vec<DF> r0, hn::Vec<DF> r1, hn::Vec<DF> r2, hn::Vec<DF> r3) {
+                                    lanes.Add(0 % kSlots, r0);
+                                    lanes.Add(1 % kSlots, r1);
+                                    lanes.Add(2 % kSlots, r2);
+                                    lanes.Add(3 % kSlots, r3);
+                                });
             }
             for (; i < groups_end; i += kLanes) lanes.Add((i - head) / kLanes % kSlots, inputs.Apply(p, i));
             lanes.StoreTo(sums);
@@ -384,10 +424,10 @@ HWY_INLINE void ComputeBlock(const KernelConfig& config, const TileOperand* in, 
     int64_t i = 0;
     // Two independent vectors per step, as in the fused path, so that long dependency chains interleave.
     for (; i + 2 * lanes <= padded; i += 2 * lanes) {
-        const auto r = apply(i);
-        const auto r2 = apply(i + lanes);
-        store(i, round ? RoundToType(df, promote, r) : r);
-        store(i + lanes, round ? RoundToType(df, promote, r2) : r2);
+        ApplyToTwo<Op>(df, input, i, i + lanes, [&](hn::Vec<DF> r, hn::Vec<DF> r2) {
+            store(i, round ? RoundToType(df, promote, r) : r);
+            store(i + lanes, round ? RoundToType(df, promote, r2) : r2);
+        });
     }
     for (; i < padded; i += lanes) {
         const auto r = apply(i);
