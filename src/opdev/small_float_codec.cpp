@@ -1,8 +1,9 @@
 #include "opdev/small_float_codec.h"
 
 #include <cmath>
-#include <cstring>
 #include <limits>
+
+#include "common/float_convert.h"
 
 namespace aclnn_cpu::opdev {
 namespace {
@@ -10,18 +11,6 @@ namespace {
 constexpr int kFloatMantissaBits = 23;
 constexpr uint32_t kFloatMantissaMask = (1u << kFloatMantissaBits) - 1;
 constexpr int kFloatBias = 127;
-
-uint32_t FloatBits(float value) {
-    uint32_t bits;
-    std::memcpy(&bits, &value, sizeof bits);
-    return bits;
-}
-
-float BitsToFloat(uint32_t bits) {
-    float value;
-    std::memcpy(&value, &bits, sizeof value);
-    return value;
-}
 
 // A finite, non-zero float as 2^exponent * 1.mantissa (23 mantissa bits), subnormals normalised.
 struct Normalised {
