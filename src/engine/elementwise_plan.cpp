@@ -1,10 +1,10 @@
 #include "engine/elementwise_plan.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <new>
-#include <cstdio>
 
 #include "aclnn/opdev/op_errno.h"
 #include "common/config.h"
@@ -164,13 +164,11 @@ aclnnStatus ElementwisePlan::ResolveAddresses(const char* caller, OperandPointer
             continue;
         }
         // Host memory the library does not know can be allowed; an overrun of a known block cannot.
-        const bool unknown_memory =
-            rt::ClassifyDeviceRange(reinterpret_cast<const void*>(first), 0).placement == rt::RangePlacement::kUnknown;
         SetErrorMessage(aclnn_cpu::kAclnnParameterError,
                         "%s: %s (data %p, offset %lld elements) addresses bytes %s.%s", caller, operand.name,
                         static_cast<void*>(data), static_cast<long long>(tensor->offset), problem.text,
-                        unknown_memory ? " Allocate it with aclrtMalloc, or set ACLNN_CPU_STRICT_MEMORY=0 to pass "
-                                         "host buffers." : "");
+                        problem.in_unknown_memory ? " Allocate it with aclrtMalloc, or set ACLNN_CPU_STRICT_MEMORY=0 "
+                                                    "to pass host buffers." : "");
         return ACLNN_ERR_PARAM_INVALID;
     }
     if (summing) (*bases)[output_index()] = nullptr;  // the kernels sum; only the plan writes out

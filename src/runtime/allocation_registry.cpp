@@ -4,6 +4,14 @@
 
 namespace aclnn_cpu::rt {
 
+RangePlacement PlaceInBlock(const AllocatedBlock& block, uintptr_t begin, size_t bytes) {
+    if (begin < block.base) return RangePlacement::kUnknown;
+    const size_t offset = begin - block.base;
+    if (bytes == 0 ? offset > block.usable : offset >= block.usable) return RangePlacement::kUnknown;
+    if (bytes > block.usable - offset) return RangePlacement::kOverrun;
+    return offset + bytes > block.requested ? RangePlacement::kInPadding : RangePlacement::kInside;
+}
+
 void AllocationRegistry::Add(const void* base, size_t requested, size_t usable, const char* allocator) {
     std::unique_lock lock(mutex_);
     const uintptr_t address = reinterpret_cast<uintptr_t>(base);
@@ -22,18 +30,8 @@ RangeClassification AllocationRegistry::Classify(const void* address, size_t byt
     auto it = blocks_.upper_bound(begin);  // first block starting after begin
     if (it == blocks_.begin()) return result;
     --it;                                  // the block starting at or before begin
-    const AllocatedBlock& block = it->second;
-    const size_t offset = begin - block.base;
-    // A zero-byte range may sit one past the end; any other must start on a usable byte.
-    if (bytes == 0 ? offset > block.usable : offset >= block.usable) return result;
-    result.block = block;
-    if (bytes > block.usable - offset) {
-        result.placement = RangePlacement::kOverrun;
-    } else if (offset + bytes > block.requested) {
-        result.placement = RangePlacement::kInPadding;
-    } else {
-        result.placement = RangePlacement::kInside;
-    }
+    const RangePlacement placement = PlaceInBlock(it->second, begin, bytes);
+    if (placement != RangePlacement::kUnknown) result = RangeClassification{placement, it->second};
     return result;
 }
 
@@ -58,9 +56,6 @@ AllocationRegistry& HostAllocations() {
     return *registry;
 }
 
-}  // namespace aclnn_cpu::rt
-
-namespace aclnn_cpu::rt {
 namespace {
 
 // Made when the library loads, so that aclrtMalloc never meets the registry's own allocation failing (it
@@ -68,4 +63,5 @@ namespace {
 [[maybe_unused]] const bool kRegistriesMade = (DeviceAllocations(), HostAllocations(), true);
 
 }  // namespace
+
 }  // namespace aclnn_cpu::rt

@@ -35,6 +35,10 @@ struct RangeClassification {
     AllocatedBlock block;  // the block the range starts in (placement != kUnknown)
 };
 
+// Where [begin, begin + bytes) lies relative to block alone: kUnknown when it does not start in the block's
+// usable bytes (a zero-byte range may sit one past their end).
+RangePlacement PlaceInBlock(const AllocatedBlock& block, uintptr_t begin, size_t bytes);
+
 class AllocationRegistry {
 public:
     void Add(const void* base, size_t requested, size_t usable, const char* allocator);

@@ -27,13 +27,15 @@ BlockText DescribeBlock(const AllocatedBlock& block) {
     return result;
 }
 
-}  // namespace
-
+// Where [address, address + bytes) lies in the memory the device may address: aclrtMalloc and
+// aclrtMallocAlign32 blocks (with CANN's padding), then aclrtHostRegister ranges.
 RangeClassification ClassifyDeviceRange(const void* address, size_t bytes) {
     const RangeClassification device = DeviceAllocations().Classify(address, bytes);
     if (device.placement != RangePlacement::kUnknown) return device;
     return RegisteredHostMemory().Classify(address, bytes);
 }
+
+}  // namespace
 
 bool AdmitDeviceRange(const char* caller, const char* what, const void* address, size_t bytes, bool strict,
                       RangeProblem* problem) {
@@ -63,6 +65,7 @@ bool AdmitDeviceRange(const char* caller, const char* what, const void* address,
     }
     if (!strict) return true;
     std::snprintf(problem->text, sizeof problem->text, "%s is not inside one live aclrtMalloc block", range);
+    problem->in_unknown_memory = true;
     return false;
 }
 

@@ -23,12 +23,10 @@ RangeClassification HostRegistrations::Classify(const void* address, size_t byte
     std::shared_lock lock(mutex_);
     // Overlapping ranges: any one that starts at or before begin may cover it. A program holds a few.
     for (auto it = ranges_.begin(); it != ranges_.end() && it->first <= begin; ++it) {
-        const size_t offset = begin - it->first;
-        const size_t size = it->second;
-        if (bytes == 0 ? offset > size : offset >= size) continue;
-        const AllocatedBlock block{it->first, size, size, "aclrtHostRegister"};
-        if (bytes <= size - offset) return RangeClassification{RangePlacement::kInside, block};
-        result = RangeClassification{RangePlacement::kOverrun, block};
+        const AllocatedBlock block{it->first, it->second, it->second, "aclrtHostRegister"};  // no padding
+        const RangePlacement placement = PlaceInBlock(block, begin, bytes);
+        if (placement == RangePlacement::kInside) return RangeClassification{placement, block};
+        if (placement == RangePlacement::kOverrun) result = RangeClassification{placement, block};
     }
     return result;
 }
@@ -39,9 +37,6 @@ HostRegistrations& RegisteredHostMemory() {
     return *registrations;
 }
 
-}  // namespace aclnn_cpu::rt
-
-namespace aclnn_cpu::rt {
 namespace {
 
 // Made when the library loads: every copy consults the registrations, and must not be the first to need
@@ -49,4 +44,5 @@ namespace {
 [[maybe_unused]] const bool kRegistrationsMade = (RegisteredHostMemory(), true);
 
 }  // namespace
+
 }  // namespace aclnn_cpu::rt

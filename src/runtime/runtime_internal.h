@@ -6,7 +6,6 @@
 
 #include "acl/acl_base.h"
 #include "common/export.h"
-#include "runtime/allocation_registry.h"
 #include "runtime/stream.h"
 
 namespace aclnn_cpu::rt {
@@ -17,10 +16,6 @@ namespace aclnn_cpu::rt {
 ACLNN_CPU_INTERNAL aclError EnqueueOnStream(aclrtStream stream, Task task, const char* caller,
                                             bool small_task = false);
 
-// Where [address, address + bytes) lies in the memory the device may address: aclrtMalloc and
-// aclrtMallocAlign32 blocks (with CANN's padding), then aclrtHostRegister ranges.
-ACLNN_CPU_INTERNAL RangeClassification ClassifyDeviceRange(const void* address, size_t bytes);
-
 // The one rule for every range a copy, a memset, an operator operand or a workspace addresses. Returns true
 // when the range may be used: inside a block; inside its padding (then a warning names caller, what, the block
 // and the overrun); or, with strict off, in memory the library does not know (a host buffer). A range that
@@ -29,6 +24,7 @@ ACLNN_CPU_INTERNAL RangeClassification ClassifyDeviceRange(const void* address, 
 // Allocates nothing, so a copy can report even when memory has run out.
 struct RangeProblem {
     char text[320] = "";
+    bool in_unknown_memory = false;  // refused only because strict is on: memory the library does not know
 };
 ACLNN_CPU_INTERNAL bool AdmitDeviceRange(const char* caller, const char* what, const void* address, size_t bytes,
                                          bool strict, RangeProblem* problem);
