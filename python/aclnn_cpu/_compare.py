@@ -78,7 +78,7 @@ def _widen(values):
 
 
 def _widen_bfloat16_bits(bits):
-    return (bits.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
+    return Bfloat16(bits).to_float32().astype(np.float64)
 
 
 def _ordered(values, acl_type):
@@ -127,8 +127,11 @@ class _Worst:
         order = np.lexsort((indices, -errors))[:k]
         self.errors, self.error_indices = errors[order], indices[order]
 
-    def flat_indices(self):
-        return np.concatenate([self.mismatched, self.error_indices])[:self.count]
+    def entries(self):
+        """(flat index, relative error) worst first; a NaN/inf mismatch's error is infinite."""
+        mismatched = [(int(i), float("inf")) for i in self.mismatched]
+        ranked = [(int(i), float(e)) for i, e in zip(self.error_indices, self.errors)]
+        return (mismatched + ranked)[:self.count]
 
 
 def _tiles(rows, cols, block_rows, block_cols):
@@ -216,17 +219,15 @@ def compare(actual, golden, dtype=None, worst_count=5, report=None):
     mere = sum_relative / count_finite if count_finite else 0.0
     histogram = {name: int(ulp_counts[i]) for i, name in enumerate(ULP_BUCKETS)}
     worst_rows = []
-    for flat_index in worst.flat_indices().tolist():
+    for flat_index, relative_error in worst.entries():
         r, c = divmod(flat_index, cols)
         a_value, g_value = float(a_widen(a2d[r:r + 1, c])[0]), float(g_widen(g2d[r:r + 1, c])[0])
         index = tuple(int(i) for i in np.unravel_index(flat_index, shape)) if shape else ()
-        if np.isfinite(a_value) and np.isfinite(g_value):
-            pair = np.array([a_value, g_value])
-            ordered = _ordered(pair, acl_type)
-            worst_rows.append((index, a_value, g_value, abs(a_value - g_value) / (abs(g_value) + 1e-7),
-                               int(abs(ordered[0] - ordered[1]))))
-        else:
-            worst_rows.append((index, a_value, g_value, float("inf"), None))
+        ulp = None
+        if np.isfinite(relative_error):
+            ordered = _ordered(np.array([a_value, g_value]), acl_type)
+            ulp = int(abs(ordered[0] - ordered[1]))
+        worst_rows.append((index, a_value, g_value, relative_error, ulp))
     passed = mismatches == 0 and mere < threshold and max_relative < 10 * threshold
     result = CompareResult(passed, NAMES[acl_type], int(rows * cols), mere, max_relative, threshold, mismatches,
                            matching, worst_rows, histogram)
