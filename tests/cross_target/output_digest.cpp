@@ -1,5 +1,5 @@
 // Prints, for every SIMD target Highway compiled and this CPU runs, a digest of both operators' results on a
-// fixed set of inputs (dtypes, reductions, broadcast and strided operands included). The inputs are made with
+// fixed set of inputs (every dtype and reduction, a broadcast target). The inputs are made with
 // integer arithmetic and one correctly rounded division each, so every machine starts from the same bits; NaN
 // results are hashed as one NaN, since their sign and payload are the hardware's (x86's default NaN is
 // negative, Arm's positive). scripts/run_tests_aarch64.sh compares the aarch64 targets' digests with the x86
@@ -14,6 +14,7 @@
 #include "aclnnop/aclnn_soft_margin_loss.h"
 #include "aclnnop/aclnn_soft_margin_loss_backward.h"
 #include "hwy/targets.h"
+#include "reference.h"
 
 namespace {
 
@@ -36,37 +37,14 @@ struct Stream {
     }
 };
 
-// v as FLOAT16 bits; v is exact in FLOAT16 (ExactIn16Bits), so no rounding is involved.
-uint16_t ToHalf(float v) {
-    uint32_t bits;
-    std::memcpy(&bits, &v, sizeof bits);
-    const uint16_t sign = static_cast<uint16_t>((bits >> 16) & 0x8000u);
-    if (v == 0.0f) return sign;
-    int exponent;
-    const float fraction = std::frexp(std::fabs(v), &exponent);  // [0.5, 1)
-    const uint32_t mantissa = static_cast<uint32_t>(fraction * 2048.0f) - 1024;  // exact: 10 bits
-    return static_cast<uint16_t>(sign | (static_cast<uint32_t>(exponent + 14) << 10) | mantissa);
-}
-
 class Buffer {
 public:
-    Buffer(const std::vector<int64_t>& dims, aclDataType type, const std::vector<float>& values) : dims_(dims) {
+    // values must be exact in type (ExactIn16Bits for the 16-bit types): they are encoded, not rounded.
+    Buffer(const std::vector<int64_t>& dims, aclDataType type, const std::vector<float>& values) {
         const size_t element = type == ACL_FLOAT ? 4 : 2;
         bytes_ = values.size() * element;
         std::vector<unsigned char> host(bytes_);
-        for (size_t i = 0; i < values.size(); ++i) {
-            if (type == ACL_FLOAT) {
-                std::memcpy(&host[i * 4], &values[i], 4);
-            } else if (type == ACL_FLOAT16) {
-                const uint16_t half = ToHalf(values[i]);
-                std::memcpy(&host[i * 2], &half, 2);
-            } else {  // BFLOAT16: the high half of the float (exact for these values)
-                uint32_t bits;
-                std::memcpy(&bits, &values[i], 4);
-                const uint16_t high = static_cast<uint16_t>(bits >> 16);
-                std::memcpy(&host[i * 2], &high, 2);
-            }
-        }
+        for (size_t i = 0; i < values.size(); ++i) test_support::EncodeElement(values[i], type, &host[i * element]);
         aclrtMalloc(&device_, bytes_, ACL_MEM_MALLOC_HUGE_FIRST);
         aclrtMemcpy(device_, bytes_, host.data(), bytes_, ACL_MEMCPY_HOST_TO_DEVICE);
         tensor_ = aclCreateTensor(dims.data(), dims.size(), type, nullptr, 0, ACL_FORMAT_ND, dims.data(),
@@ -85,16 +63,12 @@ public:
         for (size_t i = 0; i < bytes_; i += element) {
             uint32_t bits = 0;
             std::memcpy(&bits, &host[i], element);
-            const uint32_t magnitude = bits & (element == 4 ? 0x7fffffffu : 0x7fffu);
-            const uint32_t infinity = element == 4 ? 0x7f800000u : type == ACL_FLOAT16 ? 0x7c00u : 0x7f80u;
-            const bool nan = magnitude > infinity;
-            if (nan) bits = 0xffffffffu;
+            if (std::isnan(test_support::DecodeElement(&host[i], type))) bits = 0xffffffffu;
             digest->Add(&bits, 4);
         }
     }
 
 private:
-    std::vector<int64_t> dims_;
     size_t bytes_ = 0;
     void* device_ = nullptr;
     aclTensor* tensor_ = nullptr;
