@@ -21,6 +21,12 @@ extern "C" {
 /* The aclnn-cpu release, e.g. "0.9.0"; never NULL. Exported by libascendcl. */
 ACL_FUNC_VISIBILITY const char *aclnnCpuGetVersion(void);
 
+/* How many threads the operators launched from the calling thread (their phase 2, aclnnXxx(...)) may use:
+ * count > 0 sets it for this thread, over ACLNN_CPU_NUM_THREADS; 0 goes back to ACLNN_CPU_NUM_THREADS or,
+ * unset, all online cores. A framework that owns a thread setting (PyTorch's torch.set_num_threads) passes it
+ * here. Returns ACL_ERROR_INVALID_PARAM for count < 0 or > 4096. Exported by libascendcl. */
+ACL_FUNC_VISIBILITY aclError aclnnCpuSetThreadCount(int32_t count);
+
 #ifdef __cplusplus
 }
 #endif

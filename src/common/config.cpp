@@ -12,7 +12,15 @@ bool StrictMemoryChecks() {
     return value == nullptr || std::strcmp(value, "0") != 0;
 }
 
+namespace {
+// Per calling thread: two Python threads, or a framework's worker threads, may ask for different counts.
+thread_local int thread_count_override = 0;
+}  // namespace
+
+void SetThreadCountOverride(int count) { thread_count_override = count > 0 ? count : 0; }
+
 int ConfiguredThreadCount() {
+    if (thread_count_override > 0) return thread_count_override;
     const char* value = std::getenv("ACLNN_CPU_NUM_THREADS");
     if (value != nullptr) {
         char* end = nullptr;

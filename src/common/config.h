@@ -9,7 +9,11 @@ namespace aclnn_cpu {
 // ACLNN_CPU_STRICT_MEMORY: anything but "0" (or unset) keeps the strict memory checks on.
 ACLNN_CPU_INTERNAL bool StrictMemoryChecks();
 
-// ACLNN_CPU_NUM_THREADS: a positive integer; unset or invalid means all online cores.
+// The thread count of the operators launched from the calling thread: what SetThreadCountOverride set on
+// this thread if anything, else ACLNN_CPU_NUM_THREADS (a positive integer), else all online cores.
 ACLNN_CPU_INTERNAL int ConfiguredThreadCount();
+
+// aclnnCpuSetThreadCount's storage: count > 0 overrides the environment on the calling thread; 0 clears.
+ACLNN_CPU_INTERNAL void SetThreadCountOverride(int count);
 
 }  // namespace aclnn_cpu

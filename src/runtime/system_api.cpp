@@ -12,6 +12,7 @@
 
 #include "acl/acl.h"
 #include "aclnn_cpu/aclnn_cpu.h"
+#include "common/config.h"
 #include "common/error_message.h"
 #include "runtime/allocation_registry.h"
 
@@ -77,6 +78,16 @@ extern "C" {
 const char* aclrtGetSocName(void) { return ConfiguredSocName(); }
 
 const char* aclnnCpuGetVersion(void) { return ACLNN_CPU_VERSION; }
+
+aclError aclnnCpuSetThreadCount(int32_t count) {
+    if (count < 0 || count > 4096) {
+        SetErrorMessage(aclnn_cpu::kRuntimeArgumentError,
+                        "aclnnCpuSetThreadCount: count is %d; it must be 0 (the default) to 4096", count);
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    aclnn_cpu::SetThreadCountOverride(count);
+    return ACL_SUCCESS;
+}
 
 aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int64_t* value) {
     if (value == nullptr) {

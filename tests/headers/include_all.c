@@ -37,7 +37,8 @@ int main(void) {
         aclError (*memcpy_fn)(void*, size_t, const void*, size_t, aclrtMemcpyKind) = aclrtMemcpy;
         aclError (*align32_fn)(void**, size_t, aclrtMemMallocPolicy) = aclrtMallocAlign32;
         const char* (*version_fn)(void) = aclnnCpuGetVersion;
-        CHECK(phase1 != 0 && phase2 != 0 && memcpy_fn != 0 && align32_fn != 0 && version_fn != 0);
+        aclError (*threads_fn)(int32_t) = aclnnCpuSetThreadCount;
+        CHECK(phase1 != 0 && phase2 != 0 && memcpy_fn != 0 && align32_fn != 0 && version_fn != 0 && threads_fn != 0);
     }
     return 0;
 }
