@@ -20,16 +20,15 @@ import numpy as np
 from ._compare import compare
 from ._dtypes import ACL_BF16, NAMES, STORAGE, Bfloat16, from_float64, parse_dtype
 from ._errors import AclnnError
-from ._operators import parse_reduction, soft_margin_loss, soft_margin_loss_backward
+from ._operators import OPERATORS, parse_reduction, run_operator
 
 EXIT_FAIL = 1
 EXIT_BAD_INPUT = 2
-# Each operator's inputs: (command-line option, file name written by gen, Python argument).
-OPERATORS = {
-    "soft_margin_loss_backward": (soft_margin_loss_backward,
-                                  [("grad-output", "grad_output"), ("self", "self"), ("target", "target")]),
-    "soft_margin_loss": (soft_margin_loss, [("self", "self"), ("target", "target")]),
-}
+
+
+def _inputs(operator):
+    """An operator's inputs from the operator table: (command-line option, file name written by gen)."""
+    return [(name.replace("_", "-"), name) for name in OPERATORS[operator].python_names]
 
 
 class BadInput(Exception):
@@ -91,9 +90,8 @@ def _describe(array):
 
 
 def command_run(args):
-    function, inputs = OPERATORS[args.operator]
     arrays = []
-    for option, _ in inputs:
+    for option, _ in _inputs(args.operator):
         spec = getattr(args, option.replace("-", "_"))
         if spec is None:
             raise BadInput(f"{args.operator} needs --{option} PATH:DTYPE:[SHAPE]")
@@ -103,7 +101,7 @@ def command_run(args):
     match = re.fullmatch(r"(.+):([A-Za-z0-9_]+)", args.out)
     if match is not None and not os.path.isdir(match.group(1)) and match.group(2).lower() not in ("bin",):
         out_path, out_dtype = match.group(1), _parse_dtype(match.group(2), "--out")
-    result = function(*arrays, reduction=_reduction(args.reduction), out_dtype=out_dtype)
+    result = run_operator(args.operator, arrays, _reduction(args.reduction), out_dtype)
     write_bin(out_path, result)
     print(f"wrote {out_path}: {_describe(result)}")
     return 0
@@ -146,7 +144,7 @@ def _hard_values(acl_type):
 
 
 def command_gen(args):
-    function, inputs = OPERATORS[args.operator]
+    inputs = _inputs(args.operator)
     acl_type = _parse_dtype(args.dtype, "--dtype")
     shape = _parse_shape(args.shape, "--shape")
     target_shape = _parse_shape(args.target_shape, "--target-shape") if args.target_shape else shape
@@ -179,7 +177,7 @@ def command_gen(args):
         spec = f"{path}:{NAMES[acl_type]}:[{','.join(map(str, shapes[name]))}]"
         command += [f"--{option}", spec]
         manifest["inputs"][name] = {"file": f"{name}.bin", "dtype": NAMES[acl_type], "shape": list(shapes[name])}
-    golden = function(*arrays, reduction=reduction)
+    golden = run_operator(args.operator, arrays, reduction, None)
     golden_path = os.path.join(args.dir, "golden.bin")
     write_bin(golden_path, golden)
     command += ["--reduction", args.reduction, "--out", golden_path]
@@ -199,7 +197,8 @@ def build_parser():
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("run", help="run an operator on .bin files and write its output")
     run.add_argument("operator", choices=sorted(OPERATORS))
-    for option in ("grad-output", "self", "target"):
+    options = dict.fromkeys(option for name in sorted(OPERATORS) for option, _ in _inputs(name))
+    for option in options:
         run.add_argument(f"--{option}", metavar="PATH:DTYPE:[SHAPE]")
     run.add_argument("--reduction", default="mean", help="none, mean, sum, or CANN's integer (default mean)")
     run.add_argument("--out", required=True, metavar="PATH[:DTYPE]",

@@ -15,8 +15,8 @@
 
 #include "acl/acl.h"
 #include "aclnn/opdev/op_errno.h"
-#include "aclnnop/aclnn_soft_margin_loss.h"
-#include "aclnnop/aclnn_soft_margin_loss_backward.h"
+#include "aclnn_cpu/aclnn_cpu.h"
+#include "ops/operator_table.h"
 
 namespace py = pybind11;
 
@@ -79,7 +79,12 @@ aclTensor* CreateTensor(const TensorSpec& spec) {
 
 // Runs one operator with the GIL released. Returns an empty failure on success.
 Failure RunOperator(const std::string& name, const std::vector<TensorSpec>& inputs, const TensorSpec& out,
-                    int64_t reduction, const std::vector<Region>& regions) {
+                    int64_t reduction, const std::vector<Region>& regions, int threads) {
+    const aclnn_cpu::OperatorDescription* found = aclnn_cpu::FindOperator(name.c_str());
+    if (found == nullptr) return {ACLNN_ERR_PARAM_INVALID, "unknown operator " + name};
+    const aclnn_cpu::OperatorDescription& description = *found;
+    if (static_cast<int>(inputs.size()) != description.input_count)
+        return {ACLNN_ERR_PARAM_INVALID, name + " takes " + std::to_string(description.input_count) + " inputs"};
     Failure failure;
     if (!EnsureDevice(&failure)) return failure;
     CallResources resources;
@@ -95,24 +100,12 @@ Failure RunOperator(const std::string& name, const std::vector<TensorSpec>& inpu
     resources.tensors.push_back(CreateTensor(out));
     for (aclTensor* tensor : resources.tensors)
         if (tensor == nullptr) return FailureFromRecentMessage(ACLNN_ERR_PARAM_INVALID, "aclCreateTensor");
-    const auto& t = resources.tensors;
     uint64_t workspace_size = 0;
     aclOpExecutor* executor = nullptr;
-    aclnnStatus status;
-    const bool backward = name == "soft_margin_loss_backward";
-    if (backward) {
-        if (t.size() != 4) return {ACLNN_ERR_PARAM_INVALID, "soft_margin_loss_backward takes three inputs"};
-        status = aclnnSoftMarginLossBackwardGetWorkspaceSize(t[0], t[1], t[2], reduction, t[3], &workspace_size,
-                                                             &executor);
-    } else if (name == "soft_margin_loss") {
-        if (t.size() != 3) return {ACLNN_ERR_PARAM_INVALID, "soft_margin_loss takes two inputs"};
-        status = aclnnSoftMarginLossGetWorkspaceSize(t[0], t[1], reduction, t[2], &workspace_size, &executor);
-    } else {
-        return {ACLNN_ERR_PARAM_INVALID, "unknown operator " + name};
-    }
+    aclnnStatus status = description.get_workspace_size(resources.tensors.data(), reduction,
+                                                        resources.tensors.back(), &workspace_size, &executor);
     if (status != ACLNN_SUCCESS)
-        return FailureFromRecentMessage(status, backward ? "aclnnSoftMarginLossBackwardGetWorkspaceSize"
-                                                         : "aclnnSoftMarginLossGetWorkspaceSize");
+        return FailureFromRecentMessage(status, (std::string(description.api_name) + "GetWorkspaceSize").c_str());
     if (workspace_size > 0) {
         const aclError allocated = aclrtMalloc(&resources.workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST);
         if (allocated != ACL_SUCCESS) {
@@ -122,10 +115,11 @@ Failure RunOperator(const std::string& name, const std::vector<TensorSpec>& inpu
             return FailureFromRecentMessage(allocated, "aclrtMalloc (workspace)");
         }
     }
-    status = backward ? aclnnSoftMarginLossBackward(resources.workspace, workspace_size, executor, nullptr)
-                      : aclnnSoftMarginLoss(resources.workspace, workspace_size, executor, nullptr);
-    if (status != ACLNN_SUCCESS)
-        return FailureFromRecentMessage(status, backward ? "aclnnSoftMarginLossBackward" : "aclnnSoftMarginLoss");
+    // Phase 2 reads the thread count on this thread: the caller's (PyTorch's) setting, or 0 for the default.
+    aclnnCpuSetThreadCount(threads);
+    status = description.run(resources.workspace, workspace_size, executor, nullptr);
+    aclnnCpuSetThreadCount(0);
+    if (status != ACLNN_SUCCESS) return FailureFromRecentMessage(status, description.api_name);
     const aclError synced = aclrtSynchronizeStream(nullptr);
     if (synced != ACL_SUCCESS) return FailureFromRecentMessage(synced, "aclrtSynchronizeStream");
     return failure;
@@ -168,15 +162,27 @@ PYBIND11_MODULE(_core, module) {
     module.def(
         "run",
         [](const std::string& name, const std::vector<TensorSpec>& inputs, const TensorSpec& out, int64_t reduction,
-           const std::vector<Region>& regions) {
+           const std::vector<Region>& regions, int threads) {
             Failure failure;
             {
                 py::gil_scoped_release release;
-                failure = RunOperator(name, inputs, out, reduction, regions);
+                failure = RunOperator(name, inputs, out, reduction, regions, threads);
             }
             if (failure.status != 0) RaiseAclnnError(failure);
         },
-        py::arg("name"), py::arg("inputs"), py::arg("out"), py::arg("reduction"), py::arg("regions"));
+        py::arg("name"), py::arg("inputs"), py::arg("out"), py::arg("reduction"), py::arg("regions"),
+        py::arg("threads") = 0);
+    // The operator table (ops/operator_table.h): (name, C API name, input names, reduction gives a 0-d out).
+    module.def("operators", [] {
+        py::list table;
+        for (const aclnn_cpu::OperatorDescription& description : aclnn_cpu::kOperators) {
+            py::list names;
+            for (int i = 0; i < description.input_count; ++i) names.append(description.input_names[i]);
+            table.append(py::make_tuple(description.name, description.api_name, py::tuple(names),
+                                        description.reduction_gives_scalar));
+        }
+        return table;
+    });
     module.def("read_dlpack", &ReadDlpack, py::arg("capsule"));
     module.attr("kDLCPU") = static_cast<int>(kDLCPU);
     module.attr("kDLFloat") = static_cast<int>(kDLFloat);

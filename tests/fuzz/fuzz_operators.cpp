@@ -1,6 +1,6 @@
-// libFuzzer harness for aclnnSoftMarginLossBackward and aclnnSoftMarginLoss (a byte picks which; the forward
-// takes tensors 1-3 as self, target and out). Random bytes become four tensor descriptions (null
-// tensors; ranks 0-10; dims including 0, negatives and values near 2^63; strides including 0, negative and
+// libFuzzer harness for every operator of the operator table (ops/operator_table.h; a byte picks the row; an
+// operator of n inputs takes tensors 3-n..2 as its inputs and tensor 3 as out). Random bytes become four
+// tensor descriptions (null tensors; ranks 0-10; dims including 0, negatives and values near 2^63; strides including 0, negative and
 // huge; offsets; dtypes including numbers that are no dtype; data in a live block, in host memory, null, in
 // a block too small, or inside another tensor's block so that out overlaps an input), a reduction (including
 // invalid values), and random data. Both phases run; the harness traps (which the fuzzer reports) when:
@@ -26,6 +26,7 @@
 #include "acl/acl.h"
 #include "aclnnop/aclnn_soft_margin_loss.h"
 #include "aclnnop/aclnn_soft_margin_loss_backward.h"
+#include "ops/operator_table.h"
 #include "reference.h"
 
 namespace {
@@ -214,9 +215,9 @@ int64_t ReducedElements(const Fixture& f) {
 
 // Checks a successful call's result element by element (a forward mean or sum: the one value against the
 // reference sum) and every byte outside out's view.
-void VerifySuccess(const Fixture& f, bool forward, int64_t reduction) {
-    const int first_input = forward ? 1 : 0;
-    const bool summed = forward && reduction != 0;
+void VerifySuccess(const Fixture& f, const aclnn_cpu::OperatorDescription& op, int64_t reduction) {
+    const int first_input = 3 - op.input_count;
+    const bool summed = op.reduction_gives_scalar && reduction != 0;
     std::vector<int64_t> shape, s1;
     if (!Broadcast(f.descriptions[first_input].dims, f.descriptions[1].dims, &s1) ||
         !Broadcast(s1, f.descriptions[2].dims, &shape))
@@ -227,7 +228,8 @@ void VerifySuccess(const Fixture& f, bool forward, int64_t reduction) {
     for (int k = first_input; k < 4; ++k) aclGetRawTensorAddr(f.tensors[k], &addresses[k]);
     aclDataType promote = test_support::PromoteTypes(static_cast<aclDataType>(f.descriptions[1].dtype),
                                                      static_cast<aclDataType>(f.descriptions[2].dtype));
-    if (!forward) promote = test_support::PromoteTypes(static_cast<aclDataType>(f.descriptions[0].dtype), promote);
+    for (int k = first_input; k < 1; ++k)
+        promote = test_support::PromoteTypes(static_cast<aclDataType>(f.descriptions[k].dtype), promote);
     const double cof = reduction == 1 && n > 0 ? 1.0 / static_cast<double>(n) : 1.0;
     std::map<const char*, bool> out_bytes;  // every byte of out's view
     std::vector<int64_t> strides[4];
@@ -258,7 +260,7 @@ void VerifySuccess(const Fixture& f, bool forward, int64_t reduction) {
             }
         };
         if (summed) {
-            reference_sum.Add(test_support::SoftMarginLossReference(values[1], values[2]).value);
+            reference_sum.Add(test_support::OperatorElementReference(op.name, values + first_input, cof).value);
             advance();
             continue;
         }
@@ -270,9 +272,8 @@ void VerifySuccess(const Fixture& f, bool forward, int64_t reduction) {
         const double got = test_support::DecodeElement(address, out_type);
         double expected = 0;
         const char* problem = test_support::CheckElement(
-            forward ? test_support::SoftMarginLossReference(values[1], values[2])
-                    : test_support::SoftMarginLossGradReference(values[1], values[2], values[0], cof),
-            promote, out_type, got, &expected);
+            test_support::OperatorElementReference(op.name, values + first_input, cof), promote, out_type, got,
+            &expected);
         if (problem[0] != '\0') {
             std::fprintf(stderr, "element %lld of %lld: x=%g y=%g g=%g (bits %x %x %x) got %g expected %g (%s)\n",
                          static_cast<long long>(linear), static_cast<long long>(n), values[1], values[2], values[0],
@@ -310,7 +311,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const int reduction_choice = in.ConsumeIntegralInRange<int>(0, 7);
     const int64_t reduction = reduction_choice < 6 ? reduction_choice % 3 : in.ConsumeIntegral<int64_t>();
     std::mt19937_64 rng(in.ConsumeIntegral<uint64_t>());
-    const bool forward = in.ConsumeBool();  // read last: older corpus entries still decode as the backward
+    // Read last, one byte (as the bool it was): older corpus entries still decode as the operator they had.
+    const aclnn_cpu::OperatorDescription& op =
+        aclnn_cpu::kOperators[in.ConsumeIntegralInRange<int>(0, aclnn_cpu::kOperatorCount - 1)];
+    const int first_input = 3 - op.input_count;  // the inputs are tensors first_input..2, out is tensor 3
 
     for (int k = 0; k < 4; ++k) {
         const TensorDescription& t = f.descriptions[k];
@@ -360,17 +364,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                              static_cast<long long>(t.contiguous ? -1 : t.strides[d]));
             std::fprintf(stderr, "\n");
         }
-        std::fprintf(stderr, "%s, reduction %lld\n", forward ? "aclnnSoftMarginLoss" : "aclnnSoftMarginLossBackward",
-                     static_cast<long long>(reduction));
+        std::fprintf(stderr, "%s, reduction %lld\n", op.api_name, static_cast<long long>(reduction));
     }
     uint64_t workspace_size = 12345;
     aclOpExecutor* const sentinel = reinterpret_cast<aclOpExecutor*>(0x5a5a);
     aclOpExecutor* executor = sentinel;
     const aclnnStatus status =
-        forward ? aclnnSoftMarginLossGetWorkspaceSize(f.tensors[1], f.tensors[2], reduction, f.tensors[3],
-                                                      &workspace_size, &executor)
-                : aclnnSoftMarginLossBackwardGetWorkspaceSize(f.tensors[0], f.tensors[1], f.tensors[2], reduction,
-                                                              f.tensors[3], &workspace_size, &executor);
+        op.get_workspace_size(f.tensors + first_input, reduction, f.tensors[3], &workspace_size, &executor);
     if (status != 0) {
         if (status != 161001 && status != 161002) Fail("undocumented status from phase 1");
         if (executor != sentinel || workspace_size != 12345) Fail("a failed phase 1 wrote its outputs");
@@ -379,7 +379,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             if (std::memcmp(r->base, r->before.data(), r->bytes) != 0) Fail("a failed phase 1 wrote memory");
         return 0;
     }
-    if (forward && reduction != 0 && ReducedElements(f) > kMaxReducedElements) {
+    if (op.reduction_gives_scalar && reduction != 0 && ReducedElements(f) > kMaxReducedElements) {
         // A 0-d out bounds nothing: stride-0 inputs of 2^20 elements each broadcast to a valid sum of 2^40
         // terms, hours of phase 2 and of the reference. Phase 1's answer is the finding here; free its executor
         // through the repeatable-executor API instead of running it.
@@ -390,11 +390,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     void* workspace = nullptr;
     if (workspace_size > 0 && aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_NORMAL_ONLY) != ACL_SUCCESS)
         Fail("cannot allocate the workspace");
-    const aclnnStatus run = forward ? aclnnSoftMarginLoss(workspace, workspace_size, executor, nullptr)
-                                    : aclnnSoftMarginLossBackward(workspace, workspace_size, executor, nullptr);
+    const aclnnStatus run = op.run(workspace, workspace_size, executor, nullptr);
     if (run != 0) Fail("phase 2 failed");
     if (aclrtSynchronizeStream(nullptr) != ACL_SUCCESS) Fail("the stream reported a failure");
     if (workspace != nullptr) aclrtFree(workspace);
-    VerifySuccess(f, forward, reduction);
+    VerifySuccess(f, op, reduction);
     return 0;
 }

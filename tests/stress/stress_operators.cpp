@@ -1,6 +1,5 @@
 // Stress program: many threads, each driving several streams (and its default stream: half the threads in a
-// context of their own), enqueue async copies,
-// memsets and calls of both operators (aclnnSoftMarginLossBackward and aclnnSoftMarginLoss, every reduction)
+// context of their own), enqueue async copies, memsets and calls of every operator of the operator table (ops/operator_table.h; every reduction)
 // of random sizes and dtypes with random synchronisation points, and verify every result against the float64
 // reference (all elements of small results, a sample of large ones); some results are also copied on another
 // stream ordered after the operator by an event, and must match. Then it
@@ -25,6 +24,7 @@
 #include "acl/acl.h"
 #include "aclnnop/aclnn_soft_margin_loss.h"
 #include "aclnnop/aclnn_soft_margin_loss_backward.h"
+#include "ops/operator_table.h"
 #include "reference.h"
 
 namespace {
@@ -42,13 +42,13 @@ const aclDataType kTypes[3] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 int64_t Size(aclDataType type) { return type == ACL_FLOAT ? 4 : 2; }
 
 // One operator call's buffers: host sources and results, device blocks, tensors (gradOutput, self, target,
-// out; the forward has no gradOutput). Everything it touches stays alive until the job has been verified,
+// out; an operator of two inputs has no gradOutput). Everything it touches stays alive until the job has been verified,
 // after a sync of its stream.
 struct Job {
     int64_t rows = 0, columns = 0;
     aclDataType types[4];
     int64_t reduction = 0;
-    bool forward = false;  // aclnnSoftMarginLoss; otherwise aclnnSoftMarginLossBackward
+    const aclnn_cpu::OperatorDescription* op = nullptr;  // a row of the operator table
     bool scalar_grad = false;
     std::vector<char> host_in[3];
     std::vector<char> host_out;
@@ -66,7 +66,10 @@ struct Job {
             if (d != nullptr) aclrtFree(d);
     }
 
-    bool Scalar(int k) const { return k == 0 ? scalar_grad : k == 3 && forward && reduction != 0; }
+    // The operator's inputs are tensors FirstInput()..2 (an operator of two inputs has no gradOutput).
+    int FirstInput() const { return 3 - op->input_count; }
+    bool Summed() const { return op->reduction_gives_scalar && reduction != 0; }
+    bool Scalar(int k) const { return k == 0 ? scalar_grad : k == 3 && Summed(); }
     int64_t Elements(int k) const { return Scalar(k) ? 1 : rows * columns; }
 };
 
@@ -79,11 +82,12 @@ std::unique_ptr<Job> Launch(std::mt19937_64& rng, aclrtStream stream) {
     job->columns = std::max<int64_t>(1, std::min<int64_t>(n, 1 + static_cast<int64_t>(rng() % 300)));
     job->rows = std::max<int64_t>(1, n / job->columns);
     for (auto& t : job->types) t = kTypes[rng() % 3];
-    job->forward = rng() % 2 == 0;
-    job->reduction = static_cast<int64_t>(rng() % (job->forward ? 4 : 3));  // the forward's 3 is a sum
-    job->scalar_grad = !job->forward && rng() % 4 == 0;
+    job->op = &aclnn_cpu::kOperators[rng() % aclnn_cpu::kOperatorCount];
+    // 3 is a sum too, for an operator that reduces (CANN: any value but 0 and 1)
+    job->reduction = static_cast<int64_t>(rng() % (job->op->reduction_gives_scalar ? 4 : 3));
+    job->scalar_grad = job->FirstInput() == 0 && rng() % 4 == 0;
     std::uniform_real_distribution<double> values(-8.0, 8.0);
-    for (int k = job->forward ? 1 : 0; k < 4; ++k) {
+    for (int k = job->FirstInput(); k < 4; ++k) {
         const int64_t bytes = job->Elements(k) * Size(job->types[k]);
         if (aclrtMalloc(&job->device[k], static_cast<size_t>(bytes), ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) {
             Failure("aclrtMalloc failed");
@@ -111,15 +115,9 @@ std::unique_ptr<Job> Launch(std::mt19937_64& rng, aclrtStream stream) {
         Failure("aclrtMemsetAsync failed");
     uint64_t workspace_size = 0;
     aclOpExecutor* executor = nullptr;
-    const bool called =
-        job->forward
-            ? aclnnSoftMarginLossGetWorkspaceSize(job->tensors[1], job->tensors[2], job->reduction, job->tensors[3],
-                                                  &workspace_size, &executor) == 0 &&
-                  workspace_size == 0 && aclnnSoftMarginLoss(nullptr, 0, executor, stream) == 0
-            : aclnnSoftMarginLossBackwardGetWorkspaceSize(job->tensors[0], job->tensors[1], job->tensors[2],
-                                                          job->reduction, job->tensors[3], &workspace_size,
-                                                          &executor) == 0 &&
-                  workspace_size == 0 && aclnnSoftMarginLossBackward(nullptr, 0, executor, stream) == 0;
+    const bool called = job->op->get_workspace_size(job->tensors + job->FirstInput(), job->reduction,
+                                                    job->tensors[3], &workspace_size, &executor) == 0 &&
+                        workspace_size == 0 && job->op->run(nullptr, 0, executor, stream) == 0;
     if (!called) {
         Failure("operator call failed");
         return nullptr;
@@ -136,12 +134,19 @@ double InputValue(const Job& job, int k, int64_t i) {
     return test_support::DecodeElement(job.host_in[k].data() + at * Size(job.types[k]), job.types[k]);
 }
 
-// A forward mean or sum against the reference sum of every element's loss.
+// The inputs of element i, in the operator's order.
+std::vector<double> InputValues(const Job& job, int64_t i) {
+    std::vector<double> values;
+    for (int k = job.FirstInput(); k < 3; ++k) values.push_back(InputValue(job, k, i));
+    return values;
+}
+
+// A mean or sum against the reference sum of every element's value.
 void VerifyReducedLoss(const Job& job) {
     const int64_t n = job.rows * job.columns;
     test_support::AccurateSummer sum;
     for (int64_t i = 0; i < n; ++i)
-        sum.Add(test_support::SoftMarginLossReference(InputValue(job, 1, i), InputValue(job, 2, i)).value);
+        sum.Add(test_support::OperatorElementReference(job.op->name, InputValues(job, i).data(), 1.0).value);
     const double got = test_support::DecodeElement(job.host_out.data(), job.types[3]);
     double expected = 0;
     const char* problem = test_support::CheckReducedLoss(
@@ -157,23 +162,21 @@ void VerifyReducedLoss(const Job& job) {
 // Checks a finished job's result (every element up to 4096, else 4096 random ones).
 void Verify(const Job& job, std::mt19937_64& rng) {
     if (!job.mirror.empty() && job.mirror != job.host_out) Failure("a copy ordered after an event saw another out");
-    if (job.forward && job.reduction != 0) {
+    if (job.Summed()) {
         VerifyReducedLoss(job);
         return;
     }
     const int64_t n = job.rows * job.columns;
     const double cof = job.reduction == 1 ? 1.0 / static_cast<double>(n) : 1.0;
     aclDataType promote = test_support::PromoteTypes(job.types[1], job.types[2]);
-    if (!job.forward) promote = test_support::PromoteTypes(job.types[0], promote);
+    for (int k = job.FirstInput(); k < 1; ++k) promote = test_support::PromoteTypes(job.types[k], promote);
     const int64_t checks = std::min<int64_t>(n, 4096);
     for (int64_t c = 0; c < checks; ++c) {
         const int64_t i = n <= 4096 ? c : static_cast<int64_t>(rng() % static_cast<uint64_t>(n));
-        auto value = [&](int k) { return InputValue(job, k, i); };
         const double got = test_support::DecodeElement(job.host_out.data() + i * Size(job.types[3]), job.types[3]);
         double expected = 0;
         const test_support::ReferenceValue reference =
-            job.forward ? test_support::SoftMarginLossReference(value(1), value(2))
-                        : test_support::SoftMarginLossGradReference(value(1), value(2), value(0), cof);
+            test_support::OperatorElementReference(job.op->name, InputValues(job, i).data(), cof);
         const char* problem = test_support::CheckElement(reference, promote, job.types[3], got, &expected);
         if (problem[0] != '\0') {
             Failure("a result differs from the float64 reference");

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <initializer_list>
 #include <limits>
@@ -220,6 +222,14 @@ const char* CheckReducedLoss(double exact_sum, int64_t n, bool mean, aclDataType
     if (promote != ACL_FLOAT) allowed += UlpOf(reference, promote);
     if (out_type != ACL_FLOAT) allowed += UlpOf(reference, out_type);
     return std::fabs(got - expected) <= allowed ? "" : "outside tolerance";
+}
+
+ReferenceValue OperatorElementReference(const char* operator_name, const double* inputs, double cof) {
+    if (std::strcmp(operator_name, "soft_margin_loss") == 0) return SoftMarginLossReference(inputs[0], inputs[1]);
+    if (std::strcmp(operator_name, "soft_margin_loss_backward") == 0)
+        return SoftMarginLossGradReference(inputs[1], inputs[2], inputs[0], cof);
+    std::fprintf(stderr, "no reference for operator %s\n", operator_name);
+    std::abort();
 }
 
 }  // namespace test_support

@@ -44,6 +44,10 @@ ReferenceValue SoftMarginLossGradReference(double x, double y, double g, double 
 // spacings are granted as absolute slack there.
 ReferenceValue SoftMarginLossReference(double x, double y);
 
+// The reference of one element of the operator table's `operator_name` (ops/operator_table.h), from its
+// inputs in the operator's order; cof scales a gradient (1/N for mean). A new operator adds its case here.
+ReferenceValue OperatorElementReference(const char* operator_name, const double* inputs, double cof);
+
 // Checks an element of out against the reference: promote-type rounding, conversion to out's type, and the
 // tolerances of SPEC section 4 (FLOAT: 8 ulp; FLOAT16/BFLOAT16: 1 ulp of the promote type; plus one ulp of
 // out's type when out is narrower). Returns an empty string when it matches, else a description.
