@@ -1,9 +1,9 @@
 // Stress program: many threads, each driving several streams (and its default stream: half the threads in a
-// context of their own), enqueue async copies, memsets and calls of every operator of the operator table (ops/operator_table.h; every reduction)
-// of random sizes and dtypes with random synchronisation points, and verify every result against the float64
-// reference (all elements of small results, a sample of large ones); some results are also copied on another
-// stream ordered after the operator by an event, and must match. Then it
-// destroys streams and calls aclFinalize with work still queued, and checks that the queued work completed.
+// context of their own), enqueue async copies, memsets and calls of every operator of the operator table
+// (ops/operator_table.h; every reduction) of random sizes and dtypes with random synchronisation points, and
+// verify every result against the float64 reference (all elements of small results, a sample of large ones);
+// some results are also copied on another stream ordered after the operator by an event, and must match. Then
+// it destroys streams and calls aclFinalize with work still queued, and checks that the queued work completed.
 // Prints what it did and the peak resident set size. Exit status 0 only when every check passed.
 //
 //   stress_operators [--seconds S] [--threads T] [--streams-per-thread K]
