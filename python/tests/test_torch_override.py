@@ -1,0 +1,263 @@
+"""aclnn_cpu.torch: PyTorch's own API (nn.SoftMarginLoss, autograd, out=) running CANN's operators."""
+import os
+import subprocess
+import sys
+import threading
+import warnings
+
+import numpy as np
+import pytest
+
+import aclnn_cpu
+
+torch = pytest.importorskip("torch", reason="PyTorch (python3-torch) is not installed")
+import aclnn_cpu.torch as override  # noqa: E402
+
+F = torch.nn.functional
+DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
+REDUCTIONS = ["none", "mean", "sum"]
+LAYOUTS = ["contiguous", "transposed", "broadcast_target", "expanded"]
+
+
+@pytest.fixture(autouse=True)
+def disabled_after():
+    yield
+    override.disable()
+
+
+def storage_bytes(tensor):
+    return tensor.detach().contiguous().reshape(-1).view(torch.uint8).numpy().tobytes()
+
+
+def as_numpy(tensor):
+    """The elements as numpy (a Bfloat16 for bfloat16), for aclnn_cpu.compare."""
+    tensor = tensor.detach().contiguous()
+    if tensor.dtype == torch.bfloat16:
+        return aclnn_cpu.Bfloat16(tensor.view(torch.int16).numpy().view(np.uint16))
+    return tensor.numpy()
+
+
+def make_inputs(layout, dtype, seed):
+    """(leaf, self view, target) for a layout; self's values in [-10, 10], target mostly +-1."""
+    generator = torch.Generator().manual_seed(seed)
+
+    def values(*shape):
+        return (torch.rand(*shape, generator=generator) * 20 - 10).to(dtype)
+
+    def signs(*shape):
+        return torch.where(torch.rand(*shape, generator=generator) < 0.5, -1.0, 1.0).to(dtype)
+
+    if layout == "contiguous":
+        leaf = values(24, 40).requires_grad_()
+        return leaf, leaf, signs(24, 40)
+    if layout == "transposed":
+        leaf = values(40, 24).requires_grad_()
+        return leaf, leaf.t(), signs(40, 24).t()
+    if layout == "broadcast_target":
+        leaf = values(24, 40).requires_grad_()
+        return leaf, leaf, signs(40)
+    leaf = values(24, 1).requires_grad_()  # expanded: stride-0 views of both
+    return leaf, leaf.expand(24, 40), signs(1, 40).expand(24, 40)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("reduction", REDUCTIONS)
+@pytest.mark.parametrize("dtype", sorted(DTYPES))
+def test_module_and_autograd_equal_the_package_bit_for_bit(dtype, reduction, layout):
+    torch_type = DTYPES[dtype]
+    leaf, x, y = make_inputs(layout, torch_type, seed=len(layout) * 7 + REDUCTIONS.index(reduction))
+    x.retain_grad()
+    incoming = None
+    with override.enabled():
+        loss = torch.nn.SoftMarginLoss(reduction=reduction)(x, y)
+        if reduction == "none":
+            incoming = (torch.rand(loss.shape, generator=torch.Generator().manual_seed(3)) - 0.5).to(torch_type)
+            loss.backward(incoming)
+        else:
+            loss.backward()  # a 0-d incoming gradient
+    assert loss.dtype == torch_type and x.grad.dtype == torch_type
+    expected_loss = aclnn_cpu.soft_margin_loss(x.detach(), y, reduction=reduction, out_dtype=torch_type)
+    assert storage_bytes(loss) == storage_bytes(expected_loss)
+    grad_output = incoming if incoming is not None else torch.ones((), dtype=torch_type)
+    expected_grad = aclnn_cpu.soft_margin_loss_backward(grad_output, x.detach(), y, reduction=reduction,
+                                                        out_dtype=torch_type)
+    assert tuple(x.grad.shape) == tuple(expected_grad.shape)
+    assert storage_bytes(x.grad) == storage_bytes(expected_grad)
+
+    # A float64 golden, rounded once to the result's dtype (a float16 subnormal holds a few bits: the unrounded
+    # value would judge the format, not the kernel), by CANN's precision standard. float64 itself runs
+    # PyTorch's own kernel.
+    x64, y64 = x.detach().double().requires_grad_(), y.double()
+    golden_loss = F.soft_margin_loss(x64, y64, reduction=reduction)
+    golden_grad, = torch.autograd.grad(golden_loss, x64, grad_output.double().expand_as(golden_loss))
+    for got, golden in ((loss, golden_loss), (x.grad, golden_grad)):
+        result = aclnn_cpu.compare(as_numpy(got.reshape(-1)), as_numpy(golden.reshape(-1).to(torch_type)),
+                                   dtype=dtype)
+        assert result.passed, result.report()
+
+
+@pytest.mark.parametrize("types", [(torch.bfloat16, torch.float16), (torch.float16, torch.float32),
+                                   (torch.float32, torch.bfloat16)])
+def test_mixed_dtypes_follow_self_and_cann_promotion(types):
+    self_type, target_type = types
+    generator = torch.Generator().manual_seed(11)
+    x = (torch.rand(16, 33, generator=generator) * 8 - 4).to(self_type).requires_grad_()
+    y = torch.where(torch.rand(33, generator=generator) < 0.5, -1.0, 1.0).to(target_type)
+    with override.enabled():
+        loss = F.soft_margin_loss(x, y, reduction="sum")
+        grad, = torch.autograd.grad(loss, x)
+    assert loss.dtype == self_type and grad.dtype == self_type  # PyTorch's result dtypes
+    assert storage_bytes(loss) == storage_bytes(
+        aclnn_cpu.soft_margin_loss(x.detach(), y, reduction="sum", out_dtype=self_type))
+    assert storage_bytes(grad) == storage_bytes(aclnn_cpu.soft_margin_loss_backward(
+        torch.ones((), dtype=self_type), x.detach(), y, reduction="sum", out_dtype=self_type))
+
+
+def test_cann_arithmetic_where_pytorch_overflows_and_has_no_float16_kernel():
+    x = torch.tensor([-100.0, 100.0, 0.5])
+    y = torch.ones(3)
+    assert torch.isinf(F.soft_margin_loss(x, y, reduction="none")[0])  # PyTorch: log1p(exp(100)) = inf
+    with pytest.raises(RuntimeError, match="Half"):
+        F.soft_margin_loss(x.half(), y.half())
+    with override.enabled():
+        loss = F.soft_margin_loss(x, y, reduction="none")
+        assert torch.isfinite(loss).all() and abs(loss[0].item() - 100.0) < 1e-4
+        assert F.soft_margin_loss(x.half(), y.half()).dtype == torch.float16
+
+
+def test_enable_disable_and_nesting():
+    assert not override.is_enabled()
+    marker = torch.tensor([-100.0])  # finite only with CANN's arithmetic
+
+    def overridden():
+        return bool(torch.isfinite(F.soft_margin_loss(marker, torch.ones(1))))
+
+    assert not overridden()
+    override.enable()
+    override.enable()  # idempotent
+    assert override.is_enabled() and overridden()
+    with override.enabled(False):
+        assert not override.is_enabled() and not overridden()
+        with override.enabled():
+            assert override.is_enabled() and overridden()
+        assert not override.is_enabled()
+    assert override.is_enabled() and overridden()
+    override.disable()
+    override.disable()
+    assert not override.is_enabled() and not overridden()
+    with pytest.raises(ZeroDivisionError):
+        with override.enabled():
+            raise ZeroDivisionError
+    assert not override.is_enabled(), "an exception in the block still restores the state"
+
+
+def test_state_is_process_wide_and_threads_may_call():
+    results = {}
+
+    def worker(index):
+        results[index] = torch.isfinite(F.soft_margin_loss(torch.tensor([-100.0] * (index + 1)),
+                                                           torch.ones(index + 1))).item()
+
+    with override.enabled():
+        threads = [threading.Thread(target=worker, args=(k,)) for k in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert results == {0: True, 1: True, 2: True, 3: True}
+
+
+def test_thread_count_follows_torch_unless_the_environment_sets_it(monkeypatch):
+    generator = torch.Generator().manual_seed(5)
+    x, y = torch.rand(300, 1000, generator=generator) * 6 - 3, torch.ones(1000)
+    previous = torch.get_num_threads()
+    monkeypatch.delenv("ACLNN_CPU_NUM_THREADS", raising=False)
+    try:
+        torch.set_num_threads(1)
+        assert override._thread_count() == 1
+        with override.enabled():
+            one = F.soft_margin_loss(x, y, reduction="sum")
+        torch.set_num_threads(2)
+        assert override._thread_count() == 2
+        with override.enabled():
+            two = F.soft_margin_loss(x, y, reduction="sum")
+        assert storage_bytes(one) == storage_bytes(two), "the sum's bits do not depend on the thread count"
+        monkeypatch.setenv("ACLNN_CPU_NUM_THREADS", "1")
+        assert override._thread_count() == 0, "the library then reads ACLNN_CPU_NUM_THREADS itself"
+    finally:
+        torch.set_num_threads(previous)
+
+
+def test_out_variants_write_into_the_given_tensor():
+    generator = torch.Generator().manual_seed(13)
+    x = torch.rand(12, 20, generator=generator) * 8 - 4
+    y = torch.where(torch.rand(20, generator=generator) < 0.5, -1.0, 1.0)
+    g = torch.rand(12, 20, generator=generator)
+    with override.enabled():
+        out = torch.empty(20, 12).t()  # a strided out of the right shape: written through its strides
+        address = out.data_ptr()
+        returned = torch.ops.aten.soft_margin_loss.out(x, y, 0, out=out)
+        assert returned is out and out.data_ptr() == address and out.stride() == (1, 12)
+        assert storage_bytes(out) == storage_bytes(aclnn_cpu.soft_margin_loss(x, y, reduction="none"))
+
+        empty = torch.empty(0)
+        torch.ops.aten.soft_margin_loss.out(x, y, 1, out=empty)  # resized to 0-d, no warning
+        assert empty.shape == () and storage_bytes(empty) == storage_bytes(aclnn_cpu.soft_margin_loss(x, y))
+
+        wrong = torch.empty(7)
+        with pytest.warns(UserWarning, match="resized"):
+            torch.ops.aten.soft_margin_loss.out(x, y, 2, out=wrong)
+        assert wrong.shape == ()
+
+        as_half = torch.empty(12, 20, dtype=torch.float16)  # out's dtype is the one written
+        torch.ops.aten.soft_margin_loss_backward.grad_input(g, x, y, 1, grad_input=as_half)
+        assert storage_bytes(as_half) == storage_bytes(
+            aclnn_cpu.soft_margin_loss_backward(g, x, y, reduction="mean", out_dtype="float16"))
+
+        as_double = torch.empty(12, 20, dtype=torch.float64)  # no CANN kernel: PyTorch's own
+        torch.ops.aten.soft_margin_loss_backward.grad_input(g, x, y, 1, grad_input=as_double)
+    reference = torch.ops.aten.soft_margin_loss_backward(g.double(), x.double(), y.double(), 1)
+    assert torch.allclose(as_double, reference, rtol=1e-6)
+
+
+def test_float64_runs_pytorchs_own_kernel_unchanged():
+    generator = torch.Generator().manual_seed(17)
+    x = (torch.rand(9, 31, generator=generator) * 20 - 10).double().requires_grad_()
+    y = torch.where(torch.rand(31, generator=generator) < 0.5, -1.0, 1.0).double()
+    own_loss = F.soft_margin_loss(x, y)
+    own_grad, = torch.autograd.grad(own_loss, x)
+    with override.enabled():
+        loss = F.soft_margin_loss(x, y)
+        grad, = torch.autograd.grad(loss, x)
+    assert storage_bytes(loss) == storage_bytes(own_loss) and storage_bytes(grad) == storage_bytes(own_grad)
+
+
+def test_errors_carry_the_status_and_canns_message():
+    with override.enabled():
+        with pytest.raises(aclnn_cpu.AclnnError) as error:
+            F.soft_margin_loss(torch.zeros(3, 4), torch.zeros(5), reduction="none")
+        assert isinstance(error.value, RuntimeError) and error.value.status == 161002
+        assert "aclnnSoftMarginLossGetWorkspaceSize returned 161002" in str(error.value)
+        assert "broadcast" in error.value.message
+        with pytest.raises(aclnn_cpu.AclnnError) as error:
+            torch.ops.aten.soft_margin_loss_backward(torch.ones(2), torch.zeros(3), torch.zeros(3), 0)
+        assert error.value.status == 161002
+
+
+def test_the_override_never_reaches_a_process_that_did_not_enable_it():
+    program = (
+        "import torch, aclnn_cpu, aclnn_cpu.torch as o\n"
+        "assert not o.is_enabled()\n"
+        "assert not torch._C._dispatch_has_kernel_for_dispatch_key('aten::soft_margin_loss', 'CPU')\n"
+        "print(torch.nn.functional.soft_margin_loss(torch.tensor([-100.0]), torch.ones(1)).item())\n")
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, env=dict(os.environ),
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "inf"
+    with override.enabled():
+        assert torch._C._dispatch_has_kernel_for_dispatch_key("aten::soft_margin_loss", "CPU")
+    assert not torch._C._dispatch_has_kernel_for_dispatch_key("aten::soft_margin_loss", "CPU")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # registering and deregistering warns about nothing
+        override.enable()
+        override.disable()
