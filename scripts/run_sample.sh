@@ -5,10 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
-scripts/install_deps.sh
-cmake --preset release >/dev/null
-cmake --build --preset release
-cmake --install build/release --prefix "$root/build/install" >/dev/null
+scripts/build_and_install.sh
 rm -rf build/sample && mkdir -p build/sample && cd build/sample
 source "$root/build/install/set_env.sh"
 export ASCEND_CUSTOM_PATH="$ASCEND_HOME_PATH"
