@@ -1,5 +1,5 @@
-// Benchmark of aclnnSoftMarginLossBackward and aclnnSoftMarginLoss against their yardsticks, in one run (SPEC
-// section 5).
+// Benchmark of aclnnSoftMarginLossBackward and aclnnSoftMarginLoss against their yardsticks, in one run
+// (docs/contract.md section 5).
 //
 // Single benchmarks: the operator through the public API (fp32/fp16/bf16, full and 0-d gradOutput, a
 // [N/64, 1] target, a transposed self, mixed dtypes) at 1K to 64M elements on 1 thread and on all cores, the

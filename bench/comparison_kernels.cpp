@@ -62,7 +62,7 @@ void EagerComposite(const float* x, const float* y, const float* g, float norm, 
     for (int64_t i = 0; i < n; ++i) out[i] *= g[i];
 }
 
-// CANN's kernel one element at a time with libm's expf, in its order (SPEC section 4): every step an fp32
+// CANN's kernel one element at a time with libm's expf, in its order (docs/contract.md section 4): every step an fp32
 // operation (the build keeps each rounding: no contraction, no fast-math).
 static float SoftMarginLossGradElement(float x, float y, float g, float cof) {
     const float p = x * y;

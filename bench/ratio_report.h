@@ -1,5 +1,5 @@
 // Collects every benchmark's rates while Google Benchmark's console reporter prints them, then prints the
-// table of ratios that SPEC section 5's targets are stated in.
+// table of ratios that the targets of docs/contract.md section 5 are stated in.
 #pragma once
 
 #include <benchmark/benchmark.h>

@@ -1,4 +1,4 @@
-// Executor lifetime (SPEC section 3): single use, repeatable, address rebinding (read when phase 2 runs),
+// Executor lifetime (docs/contract.md section 2): single use, repeatable, address rebinding (read when phase 2 runs),
 // destroy, and reuse of a consumed or destroyed executor, which gives a status instead of a crash.
 #include <gtest/gtest.h>
 

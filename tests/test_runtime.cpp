@@ -1,4 +1,4 @@
-// The AscendCL runtime subset (SPEC section 2): init/finalize, devices, memory, copies and memsets, with
+// The AscendCL runtime subset (docs/contract.md section 1): init/finalize, devices, memory, copies and memsets, with
 // the status every misuse returns and a message that names the argument.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// Phase 1 of aclnnSoftMarginLossBackward on bad arguments, one row per check of SPEC section 4 (in order):
+// Phase 1 of aclnnSoftMarginLossBackward on bad arguments, one row per check of docs/contract.md section 3 (in order):
 // the exact status, *executor and *workspaceSize untouched, out's storage bitwise unchanged, and a recent
 // error message that names the argument and the rule.
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // aclnnSoftMarginLossBackward against the float64 reference on random cases: every one of the 81 dtype
 // combinations of (gradOutput, self, target, out), ranks 0 to 8, three-way broadcasting, transposed, padded,
-// stepped, offset and expanded views, all three reductions. Tolerances are SPEC section 4's.
+// stepped, offset and expanded views, all three reductions. Tolerances: docs/contract.md section 4.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -101,7 +101,7 @@ TEST(LargeTensor, ThreadedRunMatchesReference) {
     EXPECT_EQ(checked, 257 * 1031);
 }
 
-// The sample of CANN's documentation, value by value (SPEC / cann-api-facts 1.13), sign of zero included.
+// The sample of CANN's documentation, value by value (CANN's aclnnSoftMarginLossBackward documentation), sign of zero included.
 TEST(DocumentedSample, GivesTheDocumentedValues) {
     std::mt19937_64 rng(0);
     DeviceTensor grad(Dense({2, 2}, ACL_FLOAT), rng, kValues);

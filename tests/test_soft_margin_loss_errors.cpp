@@ -1,5 +1,5 @@
-// Phase 1 of aclnnSoftMarginLoss on bad arguments, one row per check in CANN's order (cann-api-facts section
-// 2): the exact status, *executor and *workspaceSize untouched, out's storage bitwise unchanged, and a recent
+// Phase 1 of aclnnSoftMarginLoss on bad arguments, one row per check in CANN's order (docs/contract.md
+// section 3): the exact status, *executor and *workspaceSize untouched, out's storage bitwise unchanged, and a recent
 // error message that names the argument and the rule. Also what CANN accepts: any reduction value (0 none,
 // 1 mean, anything else sum) with the out shape it implies, and a FRACTAL_NZ self with a logged warning.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Streams (SPEC section 2): in-order execution of async copies, memsets and operators on one stream,
+// Streams (docs/contract.md section 1): in-order execution of async copies, memsets and operators on one stream,
 // several threads each driving their own stream and the default stream at once, stream destruction with
 // work still queued, and the misuse statuses.
 #include <gtest/gtest.h>

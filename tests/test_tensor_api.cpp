@@ -1,4 +1,4 @@
-// The aclnn metadata API (SPEC section 3): tensors record what they are given, getters hand out new[]
+// The aclnn metadata API (docs/contract.md section 2): tensors record what they are given, getters hand out new[]
 // copies, nothing is validated at creation, and null arguments give 161001.
 #include <gtest/gtest.h>
 

@@ -13,10 +13,12 @@ sync) on the tensors' own memory. Dtypes CANN has no kernel for (float64) run Py
 is process-wide, as the dispatcher is; every process (every DistributedDataParallel rank) enables its own.
 """
 import contextlib
+import mmap
 import os
 import threading
 import warnings
 
+import numpy as np
 import torch
 
 from . import _core
@@ -58,6 +60,28 @@ def _regions(tensors):
 def _thread_count():
     """PyTorch's intra-op thread count, unless ACLNN_CPU_NUM_THREADS says otherwise (0: the library decides)."""
     return 0 if os.environ.get("ACLNN_CPU_NUM_THREADS") else torch.get_num_threads()
+
+
+# Results of this many bytes or more are mapped with MAP_POPULATE instead of torch.empty: a fresh large
+# tensor from the allocator is faulted in one 4 KiB page at a time when first written, and under
+# virtualization each fault is a trap -- measured on the Zen 5 guest, 64 MiB took 130-220 ms to first-touch
+# and 10-15 ms to map populated. A training step allocates its gradient anew every time.
+_POPULATE_BYTES = 1 << 20
+_MAP_FLAGS = getattr(mmap, "MAP_PRIVATE", 0) | getattr(mmap, "MAP_ANONYMOUS", 0) | getattr(mmap, "MAP_POPULATE", 0)
+_NUMPY_STORAGE = {torch.float32: np.float32, torch.float16: np.float16, torch.bfloat16: np.int16}
+
+
+def _new_result(shape, dtype):
+    count = 1
+    for size in shape:
+        count *= size
+    item = torch.empty((), dtype=dtype).element_size()
+    if count * item < _POPULATE_BYTES or not hasattr(mmap, "MAP_POPULATE"):
+        return torch.empty(shape, dtype=dtype)
+    # The tensor holds the numpy array, which holds the mapping: it is unmapped when the tensor is freed.
+    mapping = mmap.mmap(-1, count * item, flags=_MAP_FLAGS)
+    storage = np.frombuffer(mapping, dtype=_NUMPY_STORAGE[dtype]).reshape(shape)
+    return torch.from_numpy(storage).view(dtype)
 
 
 def _result_shape(info, inputs, reduction):
@@ -104,7 +128,7 @@ class _Kernel:
         # PyTorch's result has self's dtype (the loss and the gradient alike); CANN's arithmetic runs in the
         # inputs' promoted type and is converted once on the way out.
         self_tensor = inputs[self.info.input_names.index("self")]
-        result = torch.empty(shape, dtype=self_tensor.dtype) if out is None else _prepare_out(out, shape)
+        result = _new_result(shape, self_tensor.dtype) if out is None else _prepare_out(out, shape)
         _core.run(self.info.name, [_spec(tensor) for tensor in inputs], _spec(result), int(reduction),
                   _regions(tensors + ((result,) if out is None else ())), _thread_count())
         return result

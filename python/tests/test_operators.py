@@ -116,7 +116,7 @@ def test_stride_zero_and_0d_inputs():
 
 
 def test_against_a_float64_reference():
-    """A sanity check of the formula; SPEC's ulp bounds are tested in C++ on every SIMD target."""
+    """A sanity check of the formula; the ulp bounds of docs/contract.md are tested in C++ on every SIMD target."""
     rng = np.random.default_rng(5)
     x = rng.uniform(-20, 20, 4096).astype(np.float32)
     y = rng.choice([-1.0, 1.0], 4096).astype(np.float32)

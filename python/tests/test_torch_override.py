@@ -261,3 +261,24 @@ def test_the_override_never_reaches_a_process_that_did_not_enable_it():
         warnings.simplefilter("error")  # registering and deregistering warns about nothing
         override.enable()
         override.disable()
+
+
+@pytest.mark.parametrize("dtype", sorted(DTYPES))
+def test_large_results_mapped_populated_are_ordinary_tensors(dtype):
+    """Results of 1 MiB and more come from a populated mapping (aclnn_cpu/torch.py, _new_result)."""
+    torch_type = DTYPES[dtype]
+    generator = torch.Generator().manual_seed(19)
+    x = (torch.rand(512, 1100, generator=generator) * 16 - 8).to(torch_type).requires_grad_()
+    y = torch.where(torch.rand(1100, generator=generator) < 0.5, -1.0, 1.0).to(torch_type)
+    assert x.numel() * x.element_size() >= override._POPULATE_BYTES
+    with override.enabled():
+        loss = F.soft_margin_loss(x, y, reduction="none")
+        grad, = torch.autograd.grad(loss.sum(), x)
+    for got in (loss, grad):
+        assert got.dtype == torch_type and got.shape == (512, 1100) and got.is_contiguous()
+    assert storage_bytes(loss) == storage_bytes(
+        aclnn_cpu.soft_margin_loss(x.detach(), y, reduction="none", out_dtype=torch_type))
+    assert storage_bytes(grad) == storage_bytes(aclnn_cpu.soft_margin_loss_backward(
+        torch.ones(512, 1100, dtype=torch_type), x.detach(), y, reduction="none", out_dtype=torch_type))
+    grad.add_(1)  # writable, and usable by PyTorch's own kernels
+    assert torch.isfinite(grad.float()).all()

@@ -1,4 +1,4 @@
-// The environment variables of SPEC section 6. Read on every call (getenv is cheap next to an operator),
+// The environment variables of docs/contract.md section 6. Read on every call (getenv is cheap next to an operator),
 // so a program, or a test, may change them between calls.
 #pragma once
 

@@ -6,7 +6,7 @@
 // invalid values), and random data. Both phases run; the harness traps (which the fuzzer reports) when:
 //   - a status is not one the operator documents (0, 161001, 161002);
 //   - a failed phase 1 wrote *executor, *workspaceSize or any byte of any block;
-//   - a successful call's out differs from the float64 reference beyond SPEC section 4's tolerances, or any
+//   - a successful call's out differs from the float64 reference beyond docs/contract.md section 4's tolerances, or any
 //     byte outside out's view changed.
 // AddressSanitizer and UndefinedBehaviorSanitizer watch every access. Build: the `fuzz` CMake preset (clang).
 #include <fuzzer/FuzzedDataProvider.h>
