@@ -75,13 +75,18 @@ def operand(name, obj):
     return from_numpy(name, np.asarray(obj))
 
 
-def host_regions(operands):
-    """The byte ranges of all operands, overlapping or touching ones merged: each is registered once."""
-    ranges = sorted(op.byte_range for op in operands if op.byte_range[1] > op.byte_range[0])
+def merge_ranges(ranges):
+    """(begin, end) byte ranges, overlapping or touching ones merged, as (address, bytes): each buffer is
+    registered once for a call and unregistered by its start address."""
     merged = []
-    for begin, end in ranges:
+    for begin, end in sorted(r for r in ranges if r[1] > r[0]):
         if merged and begin <= merged[-1][1]:
             merged[-1][1] = max(merged[-1][1], end)
         else:
             merged.append([begin, end])
     return [(begin, end - begin) for begin, end in merged]
+
+
+def host_regions(operands):
+    """The byte ranges of all operands, merged (merge_ranges)."""
+    return merge_ranges(op.byte_range for op in operands)

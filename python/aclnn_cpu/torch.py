@@ -22,6 +22,7 @@ import numpy as np
 import torch
 
 from . import _core
+from ._operands import merge_ranges
 from ._operators import OPERATORS
 
 __all__ = ["enable", "disable", "is_enabled", "enabled"]
@@ -39,22 +40,15 @@ def _spec(tensor):
 
 def _byte_range(tensor):
     if tensor.numel() == 0:
-        return None
+        return (0, 0)
     last = sum((size - 1) * stride for size, stride in zip(tensor.shape, tensor.stride()))
     start = tensor.data_ptr()
     return start, start + (last + 1) * tensor.element_size()
 
 
 def _regions(tensors):
-    """The tensors' byte ranges, overlapping or touching ones merged (each is registered once for the call)."""
-    ranges = sorted(r for r in map(_byte_range, tensors) if r is not None)
-    merged = []
-    for begin, end in ranges:
-        if merged and begin <= merged[-1][1]:
-            merged[-1][1] = max(merged[-1][1], end)
-        else:
-            merged.append([begin, end])
-    return [(begin, end - begin) for begin, end in merged]
+    """The tensors' byte ranges, merged: each is registered once for the call."""
+    return merge_ranges(map(_byte_range, tensors))
 
 
 def _thread_count():
