@@ -12,8 +12,8 @@ namespace aclnn_cpu::engine {
 aclnnStatus PlanElementwiseOperator(const ElementwiseRequest& request) {
     const char* api = request.validation.api;
     return GuardCBoundary(api, [&]() -> aclnnStatus {
-        ops::ValidatedOperation validated;
-        aclnnStatus status = ops::ValidateBroadcastOperation(request.validation, &validated);
+        validation::ValidatedOperation validated;
+        aclnnStatus status = validation::ValidateBroadcastOperation(request.validation, &validated);
         if (status != ACLNN_SUCCESS) return status;
         const auto& inputs = request.validation.inputs;
         if (request.nz_warning_input >= 0 &&
@@ -31,7 +31,7 @@ aclnnStatus PlanElementwiseOperator(const ElementwiseRequest& request) {
         status = plan->CheckAddressesAndSizeWorkspace(api);
         if (status != ACLNN_SUCCESS) return status;
         std::vector<aclTensor*> input_tensors;
-        for (const ops::NamedTensor& input : inputs) input_tensors.push_back(const_cast<aclTensor*>(input.tensor));
+        for (const validation::NamedTensor& input : inputs) input_tensors.push_back(const_cast<aclTensor*>(input.tensor));
         aclOpExecutor* created = CreateExecutor(plan, std::move(input_tensors),
                                                 {const_cast<aclTensor*>(request.validation.out.tensor)},
                                                 description.phase2_name);

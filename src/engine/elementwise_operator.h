@@ -11,14 +11,14 @@
 #include "common/error_message.h"
 
 #include "engine/elementwise_plan.h"
-#include "ops/common/broadcast_validation.h"
+#include "validation/broadcast_validation.h"
 
 namespace aclnn_cpu::engine {
 
 struct ElementwiseRequest {
-    ops::BroadcastOperation validation;  // the arguments, with phase 1's name and its output pointers
+    validation::BroadcastOperation validation;  // the arguments, with phase 1's name and its output pointers
     // Builds the description once validation passed (it may depend on the broadcast shape, e.g. 1/N).
-    std::function<ElementwiseDescription(const ops::ValidatedOperation&)> describe;
+    std::function<ElementwiseDescription(const validation::ValidatedOperation&)> describe;
     // The input (index into validation.inputs) whose FRACTAL_NZ format CANN accepts with a precision warning.
     int nz_warning_input = -1;
 };

@@ -140,7 +140,7 @@ aclnnStatus ElementwisePlan::ResolveAddresses(const char* caller, OperandPointer
                             operand.name);
             return ACLNN_ERR_PARAM_INVALID;
         }
-        const ops::ViewExtent& extent = operand.extent;
+        const validation::ViewExtent& extent = operand.extent;
         char* data = static_cast<char*>(tensor->data);
         (*bases)[k] = data;
         // Addresses nothing: an empty view, or any operand of an empty elementwise result (a sum still writes
@@ -178,11 +178,11 @@ aclnnStatus ElementwisePlan::ResolveAddresses(const char* caller, OperandPointer
 bool ElementwisePlan::OutNeedsStaging(const OperandPointers& bases) const {
     if (config_.output != OutputMode::kStore) return false;  // a sum writes out after reading every input
     const int out = output_index();
-    const ops::ViewExtent& out_extent = operands_[out].extent;
+    const validation::ViewExtent& out_extent = operands_[out].extent;
     const char* out_begin = bases[out];
     const char* out_end = out_begin + (out_extent.end_byte - out_extent.first_byte);
     for (int k = 0; k < out; ++k) {
-        const ops::ViewExtent& extent = operands_[k].extent;
+        const validation::ViewExtent& extent = operands_[k].extent;
         const char* begin = bases[k];
         const char* end = begin + (extent.end_byte - extent.first_byte);
         if (!BytesIntersect(begin, end, out_begin, out_end)) continue;

@@ -11,7 +11,7 @@
 #include "engine/iteration_shape.h"
 #include "executor/op_plan.h"
 #include "kernels/tile_kernel.h"
-#include "ops/common/tensor_checks.h"
+#include "validation/tensor_checks.h"
 
 namespace aclnn_cpu::engine {
 
@@ -19,7 +19,7 @@ namespace aclnn_cpu::engine {
 struct PlanOperand {
     const aclTensor* tensor;
     const char* name;       // the argument's name, for messages
-    ops::ViewExtent extent; // from validation
+    validation::ViewExtent extent; // from validation
 };
 
 // What an operator tells the engine besides its operands.

@@ -8,9 +8,14 @@
 #include <cstdint>
 #include <vector>
 
+#include "kernels/tile.h"
+
 namespace aclnn_cpu::engine {
 
-constexpr int kMaxOperands = 4;
+// The tile geometry is the kernels' (kernels/tile.h); the engine builds tiles of it.
+using kernels::kMaxOperands;
+using kernels::OperandPointers;
+using kernels::Tile;
 constexpr int kMaxDims = 8;
 
 struct IterationShape {
@@ -20,22 +25,6 @@ struct IterationShape {
     int64_t numel = 0;
 
     int64_t inner_stride(int operand) const { return byte_strides[operand][ndim - 1]; }
-};
-
-// Each operand's address of the current element (or row start); nullptr for an unused operand slot.
-using OperandPointers = std::array<char*, kMaxOperands>;
-
-// A 2-D piece of the iteration: the two innermost dims, from which a kernel handles a linear range of
-// elements. Kernels get whole tiles rather than single rows so that short inner rows (a [N, 64] shape with a
-// broadcast [N, 1] operand) do not pay a call per row.
-struct Tile {
-    OperandPointers origin;                           // each operand's address of tile element (0, 0)
-    std::array<int64_t, kMaxOperands> inner_stride;  // bytes between neighbours in a row
-    std::array<int64_t, kMaxOperands> outer_stride;  // bytes between rows
-    int64_t inner_size;                               // elements per row
-    int64_t first;                                    // first element (row-major index within the tile)
-    int64_t last;                                     // one past the last element
-    int64_t linear_origin;                            // iteration-order index of element (0, 0)
 };
 
 // shape: the broadcast shape. element_strides[k]: operand k's strides in elements, one per dim of shape

@@ -12,7 +12,7 @@
 // It gets fp32 vectors and returns the fp32 result; the loops round it to the promote type and store it in
 // out's dtype, or add it to the sum.
 //
-// A tile (engine::Tile: the two innermost dims of the iteration) goes one of two ways, chosen in phase 1:
+// A tile (Tile: the two innermost dims of the iteration) goes one of two ways, chosen in phase 1:
 //   fused   -- every input is contiguous or constant along rows, all inputs share one dtype and out is
 //              contiguous along rows (or the values are summed): rows go straight from memory through the
 //              functor to memory, or into float64 sums held in registers, with the dtypes as template
@@ -317,7 +317,7 @@ void FusedSumRowsKernel(const KernelConfig& config, const FusedRows& a, int64_t 
 // first row, the whole rows, a partial last row -- or a single run where every operand continues seamlessly
 // from one row to the next (row 0, columns up to tile.last).
 template <int kInputs, class Run>
-HWY_INLINE void ForEachFusedRun(const engine::Tile& tile, int64_t in_size, int64_t out_size, Run&& run) {
+HWY_INLINE void ForEachFusedRun(const Tile& tile, int64_t in_size, int64_t out_size, Run&& run) {
     bool seamless = tile.outer_stride[kInputs] == tile.inner_size * out_size;
     for (int k = 0; k < kInputs; ++k) {
         seamless = seamless && (tile.inner_stride[k] == 0 ? tile.outer_stride[k] == 0
@@ -344,7 +344,7 @@ HWY_INLINE void ForEachFusedRun(const engine::Tile& tile, int64_t in_size, int64
 
 // The inputs of a run of rows at (row, column) of the tile.
 template <int kInputs>
-HWY_INLINE FusedRows FusedRun(const engine::Tile& tile, int64_t row, int64_t column, int64_t rows, int64_t count) {
+HWY_INLINE FusedRows FusedRun(const Tile& tile, int64_t row, int64_t column, int64_t rows, int64_t count) {
     FusedRows a;
     for (int k = 0; k < kInputs; ++k) {
         a.in[k] = tile.origin[k] + row * tile.outer_stride[k] + column * tile.inner_stride[k];
@@ -360,7 +360,7 @@ HWY_INLINE FusedRows FusedRun(const engine::Tile& tile, int64_t row, int64_t col
 
 // A tile whose rows are all fusable (the engine checked the strides and dtypes in phase 1), stored.
 template <class Op, ElementType kIn, ElementType kOut>
-void FusedTile(const KernelConfig& config, const engine::Tile& tile, SumAccumulator* /*sums: kStore only*/) {
+void FusedTile(const KernelConfig& config, const Tile& tile, SumAccumulator* /*sums: kStore only*/) {
     constexpr int kInputs = Op::kInputs;
     const DF df;
     const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
@@ -387,7 +387,7 @@ void FusedTile(const KernelConfig& config, const engine::Tile& tile, SumAccumula
 // broadcast shape (elementwise_plan.cpp), so element (row, column) has linear index
 // tile.linear_origin + row * inner_size + column.
 template <class Op, ElementType kIn>
-void FusedSumTile(const KernelConfig& config, const engine::Tile& tile, SumAccumulator* sums) {
+void FusedSumTile(const KernelConfig& config, const Tile& tile, SumAccumulator* sums) {
     constexpr int kInputs = Op::kInputs;
     ForEachFusedRun<kInputs>(tile, ElementSize(kIn), sizeof(float), [&](int64_t row, int64_t column, int64_t rows,
                                                                         int64_t count) {
@@ -437,7 +437,7 @@ HWY_INLINE void ComputeBlock(const KernelConfig& config, const TileOperand* in, 
 
 // Any dtypes, any strides: blocks of kBlock elements through fp32 buffers; stores, scatters or sums.
 template <class Op>
-void BlockedTile(const KernelConfig& config, const engine::Tile& tile, SumAccumulator* sums) {
+void BlockedTile(const KernelConfig& config, const Tile& tile, SumAccumulator* sums) {
     constexpr int kInputs = Op::kInputs;
     const DF df;
     const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));

@@ -6,19 +6,19 @@
 #include <array>
 #include <cstdint>
 
-#include "engine/iteration_shape.h"
+#include "kernels/tile.h"
 #include "kernels/element_types.h"
 
 namespace aclnn_cpu::kernels {
 
-constexpr int kMaxInputs = engine::kMaxOperands - 1;
+constexpr int kMaxInputs = kMaxOperands - 1;
 
 // What a kernel does with each computed value: store it to out (converted to out's dtype), or add it to a sum.
 enum class OutputMode : uint8_t { kStore, kSum };
 
 struct KernelConfig {
     int num_inputs = 0;                                      // the output is operand num_inputs
-    std::array<ElementType, engine::kMaxOperands> types{};  // per operand: inputs, then the output
+    std::array<ElementType, kMaxOperands> types{};  // per operand: inputs, then the output
     ElementType promote = ElementType::kFloat32;             // the inputs' common type; results are rounded to it
     float input_scale = 1.0f;     // multiplies the operator's scaled input (its pre-scale hook), when not 1
     bool stream_stores = false;   // non-temporal stores for outputs much larger than the caches
@@ -36,7 +36,7 @@ struct alignas(64) SumAccumulator {
 };
 
 // Computes the elements [tile.first, tile.last) of a tile; in kSum mode adds them to *sums (else unused).
-using TileKernel = void (*)(const KernelConfig& config, const engine::Tile& tile, SumAccumulator* sums);
+using TileKernel = void (*)(const KernelConfig& config, const Tile& tile, SumAccumulator* sums);
 
 // An operator's kernel chooser (dispatched to the CPU's best SIMD target): the tile function for config,
 // fused (straight from and to memory) when the engine found every tile fusable, blocked otherwise.

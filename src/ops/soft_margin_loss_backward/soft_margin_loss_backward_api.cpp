@@ -36,7 +36,7 @@ aclnnStatus aclnnSoftMarginLossBackwardGetWorkspaceSize(const aclTensor* gradOut
                             static_cast<long long>(reduction));
             return ACLNN_ERR_PARAM_INVALID;
         };
-        request.describe = [reduction](const ops::ValidatedOperation& validated) {
+        request.describe = [reduction](const validation::ValidatedOperation& validated) {
             engine::ElementwiseDescription description;
             description.phase2_name = kPhase2Name;
             description.choose_kernel = &ops::soft_margin_loss_backward::ChooseTileKernel;

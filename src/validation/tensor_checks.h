@@ -10,7 +10,7 @@
 #include "acl/acl_base.h"
 #include "tensor/tensor.h"
 
-namespace aclnn_cpu::ops {
+namespace aclnn_cpu::validation {
 
 // type is the number the caller passed, which need not be one of aclDataType's values.
 std::string DataTypeName(int32_t type);
@@ -36,4 +36,4 @@ std::string CheckLayout(const aclTensor& tensor, int64_t element_size, ViewExten
 // True when two distinct indices of the view map to the same element address.
 bool HasInternalOverlap(const std::vector<int64_t>& dims, const std::vector<int64_t>& strides);
 
-}  // namespace aclnn_cpu::ops
+}  // namespace aclnn_cpu::validation

@@ -1,8 +1,8 @@
-#include "ops/common/tensor_checks.h"
+#include "validation/tensor_checks.h"
 
 #include <algorithm>
 
-namespace aclnn_cpu::ops {
+namespace aclnn_cpu::validation {
 
 std::string DataTypeName(int32_t type) {
     switch (type) {
@@ -124,4 +124,4 @@ bool HasInternalOverlap(const std::vector<int64_t>& dims, const std::vector<int6
     return std::adjacent_find(addresses.begin(), addresses.end()) != addresses.end();
 }
 
-}  // namespace aclnn_cpu::ops
+}  // namespace aclnn_cpu::validation

@@ -17,9 +17,9 @@
 #include <vector>
 
 #include "aclnn/acl_meta.h"
-#include "ops/common/tensor_checks.h"
+#include "validation/tensor_checks.h"
 
-namespace aclnn_cpu::ops {
+namespace aclnn_cpu::validation {
 
 constexpr int kMaxRank = 8;
 
@@ -51,4 +51,4 @@ struct ValidatedOperation {
 
 aclnnStatus ValidateBroadcastOperation(const BroadcastOperation& operation, ValidatedOperation* validated);
 
-}  // namespace aclnn_cpu::ops
+}  // namespace aclnn_cpu::validation

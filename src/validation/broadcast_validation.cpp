@@ -1,4 +1,4 @@
-#include "ops/common/broadcast_validation.h"
+#include "validation/broadcast_validation.h"
 
 #include <algorithm>
 #include <string>
@@ -6,7 +6,7 @@
 #include "aclnn/opdev/op_errno.h"
 #include "common/error_message.h"
 
-namespace aclnn_cpu::ops {
+namespace aclnn_cpu::validation {
 namespace {
 
 // The most elements a broadcast shape may have: 2^60, so that any element offset times an element size (at
@@ -146,4 +146,4 @@ aclnnStatus ValidateBroadcastOperation(const BroadcastOperation& op, ValidatedOp
     return ACLNN_SUCCESS;
 }
 
-}  // namespace aclnn_cpu::ops
+}  // namespace aclnn_cpu::validation
