@@ -6,12 +6,15 @@
 // (within 1 ulp of float64, so the correctly rounded fp32 result except in double-rounding ties far below the
 // bound checked). Rules: NaN -> NaN; +inf exactly where the reference is +inf; otherwise finite and within 2
 // ulp (counted in representable values, so 0 and subnormals are covered the same way).
-// Also: log1p of NaN (quiet, signalling, either sign) must be NaN.
+// Also: log1p of NaN (quiet, signalling, either sign) must be NaN. Per range of inputs (where the loss lives),
+// it reports the share of finite, non-trivial results that are not correctly rounded and the worst error
+// against the exact value (float64), in ulp.
 // Usage: exhaustive_math [--function exp|log1p] [--stride S]   (default: both; S = 1: every input)
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "exhaustive/exhaustive_math.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -88,8 +91,63 @@ int64_t Ordered(float value) {
     return (bits & 0x80000000u) ? -static_cast<int64_t>(bits & 0x7fffffffu) : static_cast<int64_t>(bits);
 }
 
+// Where the results live, per function: the rates of results that are not the correctly rounded value are
+// reported per range, over finite results that are not trivially exact (0, 1, +inf and, for log1p, e
+// itself), with the worst error against the exact value (float64), in ulp of the result's binade.
+struct Range {
+    const char* name;
+    double low, high;  // |x| (exp: x itself, signed) in [low, high)
+};
+constexpr int kMaxRanges = 4;
+struct FunctionRanges {
+    int count;
+    Range ranges[kMaxRanges];
+};
+// exp: the loss's e = exp(-|t|) is the negative side; its gradient's exp(-x*y) both sides.
+constexpr FunctionRanges kExpRanges = {4,
+                                       {{"x in [-103.98, -87.34): subnormal results", -103.98, -87.3365447},
+                                        {"x in [-87.34, -0.35]: normal results below 0.71", -87.3365447, -0.35},
+                                        {"0 < |x| < 0.35: results in (0.70, 1.42)", -0.35, 0.35},
+                                        {"x in [0.35, 88.72]: results above 1.41", 0.35, 88.7228394}}};
+constexpr FunctionRanges kLog1pRanges = {3,
+                                         {{"e in [2^-24, 1e-3): results near e", 5.9604644775390625e-8, 1e-3},
+                                          {"e in [1e-3, 0.35)", 1e-3, 0.35},
+                                          {"e in [0.35, 1]", 0.35, 1.0000001}}};
+
+// Which range x falls in, or -1 (outside all: trivial results, or not reported).
+int RangeOf(const FunctionRanges& ranges, float x) {
+    for (int r = 0; r < ranges.count; ++r)
+        if (x >= ranges.ranges[r].low && x < ranges.ranges[r].high) return r;
+    return -1;
+}
+
+struct RangeTally {
+    uint64_t results = 0;      // finite, not trivially exact
+    uint64_t not_rounded = 0;  // not the correctly rounded value (1 ulp or more from it)
+    double worst_exact = 0;    // the largest |got - exact| / ulp, over all results of the range
+    float worst_input = 0;
+
+    void Merge(const RangeTally& other) {
+        results += other.results;
+        not_rounded += other.not_rounded;
+        if (other.worst_exact > worst_exact) {
+            worst_exact = other.worst_exact;
+            worst_input = other.worst_input;
+        }
+    }
+};
+
+// |got - exact| in units of the spacing of floats at the correctly rounded result (2^-149 for subnormals).
+double ExactUlpError(float got, double exact, float rounded) {
+    int exponent = 0;
+    std::frexp(static_cast<double>(std::fabs(rounded)), &exponent);
+    const double ulp = std::ldexp(1.0, std::max(exponent - 24, -149));
+    return std::fabs(static_cast<double>(got) - exact) / ulp;
+}
+
 struct Tally {
     uint64_t checked = 0;
+    RangeTally ranges[kMaxRanges];
     uint64_t by_ulp[4] = {};  // 0, 1, 2 ulp, and more (failures)
     uint64_t failures = 0;
     int64_t max_ulp = 0;
@@ -106,6 +164,7 @@ struct Tally {
     }
     void Merge(const Tally& other) {
         checked += other.checked;
+        for (int r = 0; r < kMaxRanges; ++r) ranges[r].Merge(other.ranges[r]);
         for (int i = 0; i < 4; ++i) by_ulp[i] += other.by_ulp[i];
         failures += other.failures;
         if (other.max_ulp > max_ulp) {
@@ -143,7 +202,8 @@ void Check(float x, float got, float expected, Tally& tally) {
 
 // One function's check over [0, last_pattern] in steps of stride; returns whether every input passed.
 bool CheckFunction(const char* name, double (*reference)(double), ArrayFunction TargetFunctions::*function,
-                   uint64_t last_pattern, uint64_t stride, const std::vector<TargetFunctions>& targets) {
+                   const FunctionRanges& ranges, uint64_t last_pattern, uint64_t stride,
+                   const std::vector<TargetFunctions>& targets) {
     const uint64_t inputs = last_pattern / stride + 1;
     const int64_t chunks = static_cast<int64_t>((inputs + kChunk - 1) / kChunk);
     std::vector<Tally> totals(targets.size());
@@ -151,6 +211,8 @@ bool CheckFunction(const char* name, double (*reference)(double), ArrayFunction 
     {
         std::vector<Tally> tallies(targets.size());
         std::vector<float> in(kChunk), expected(kChunk), got(kChunk);
+        std::vector<double> exact(kChunk);
+        std::vector<int> range(kChunk);
 #pragma omp for schedule(dynamic, 16)
         for (int64_t chunk = 0; chunk < chunks; ++chunk) {
             const uint64_t first = static_cast<uint64_t>(chunk) * kChunk;
@@ -159,17 +221,35 @@ bool CheckFunction(const char* name, double (*reference)(double), ArrayFunction 
                 // Past the last input (a partial last chunk), repeat it: vectors stay full.
                 const uint64_t index = (i < count ? first + i : first + count - 1) * stride;
                 in[i] = FromBits(static_cast<uint32_t>(index));
-                expected[i] = static_cast<float>(reference(static_cast<double>(in[i])));
+                exact[i] = reference(static_cast<double>(in[i]));
+                expected[i] = static_cast<float>(exact[i]);
+                // Trivially exact results are left out of the ranges: 0, 1, inf, and log1p's e itself.
+                const bool trivial = !std::isfinite(expected[i]) || expected[i] == 0.0f || expected[i] == 1.0f ||
+                                     expected[i] == in[i];
+                range[i] = trivial || i >= count ? -1 : RangeOf(ranges, in[i]);
             }
             for (size_t t = 0; t < targets.size(); ++t) {
                 (targets[t].*function)(in.data(), got.data(), kChunk);
                 // Most results are the correctly rounded value: compare the bits first, in bulk.
                 for (uint64_t i = 0; i < count; ++i) {
-                    if (Bits(got[i]) == Bits(expected[i]) && !std::isnan(in[i])) {
+                    const bool rounded = Bits(got[i]) == Bits(expected[i]);
+                    if (rounded && !std::isnan(in[i])) {
                         ++tallies[t].checked;
                         ++tallies[t].by_ulp[0];
                     } else {
                         Check(in[i], got[i], expected[i], tallies[t]);
+                    }
+                    if (range[i] >= 0) {
+                        RangeTally& where = tallies[t].ranges[range[i]];
+                        ++where.results;
+                        if (!rounded) {  // only these can exceed half an ulp
+                            ++where.not_rounded;
+                            const double error = ExactUlpError(got[i], exact[i], expected[i]);
+                            if (error > where.worst_exact) {
+                                where.worst_exact = error;
+                                where.worst_input = in[i];
+                            }
+                        }
                     }
                 }
             }
@@ -188,6 +268,17 @@ bool CheckFunction(const char* name, double (*reference)(double), ArrayFunction 
                     static_cast<long long>(tally.max_ulp), tally.worst_input,
                     static_cast<unsigned long long>(tally.failures));
         for (const auto& example : tally.examples) std::printf("  %s\n", example.c_str());
+        for (int r = 0; r < ranges.count; ++r) {
+            const RangeTally& where = tally.ranges[r];
+            std::printf("  %-50s %11llu results, %10llu not correctly rounded (%.2f%%), worst %.3f ulp "
+                        "(x = %a)\n",
+                        ranges.ranges[r].name, static_cast<unsigned long long>(where.results),
+                        static_cast<unsigned long long>(where.not_rounded),
+                        where.results > 0 ? 100.0 * static_cast<double>(where.not_rounded) /
+                                                static_cast<double>(where.results)
+                                          : 0.0,
+                        where.worst_exact, where.worst_input);
+        }
         if (tally.failures > 0 || tally.checked != inputs) ok = false;
     }
     std::printf("%s: %s\n", name, ok ? "every input within the rules" : "FAILED");
@@ -228,9 +319,9 @@ int main(int argc, char** argv) {
     }
     bool ok = true;
     if (only.empty() || only == "exp")
-        ok &= CheckFunction("exp", &Exp, &TargetFunctions::exp, 0xffffffffu, stride, targets);
+        ok &= CheckFunction("exp", &Exp, &TargetFunctions::exp, kExpRanges, 0xffffffffu, stride, targets);
     if (only.empty() || only == "log1p") {  // every e in [0, 1]: bit patterns 0 .. 0x3f800000
-        ok &= CheckFunction("log1p", &Log1p, &TargetFunctions::log1p, 0x3f800000u, stride, targets);
+        ok &= CheckFunction("log1p", &Log1p, &TargetFunctions::log1p, kLog1pRanges, 0x3f800000u, stride, targets);
         // Outside that domain only NaN is promised: NaN in, NaN out (quiet, signalling, either sign).
         std::vector<float> nans(kChunk, FromBits(0x7fc00000u)), got(kChunk);
         nans[1] = FromBits(0xffc00000u);
