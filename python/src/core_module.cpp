@@ -115,10 +115,11 @@ Failure RunOperator(const std::string& name, const std::vector<TensorSpec>& inpu
             return FailureFromRecentMessage(allocated, "aclrtMalloc (workspace)");
         }
     }
-    // Phase 2 reads the thread count on this thread: the caller's (PyTorch's) setting, or 0 for the default.
-    aclnnCpuSetThreadCount(threads);
+    // Phase 2 reads the thread count on this thread: the caller's (PyTorch's) setting when it gives one (0:
+    // leave the thread's setting, ACLNN_CPU_NUM_THREADS or all cores, alone).
+    if (threads > 0) aclnnCpuSetThreadCount(threads);
     status = description.run(resources.workspace, workspace_size, executor, nullptr);
-    aclnnCpuSetThreadCount(0);
+    if (threads > 0) aclnnCpuSetThreadCount(0);
     if (status != ACLNN_SUCCESS) return FailureFromRecentMessage(status, description.api_name);
     const aclError synced = aclrtSynchronizeStream(nullptr);
     if (synced != ACL_SUCCESS) return FailureFromRecentMessage(synced, "aclrtSynchronizeStream");

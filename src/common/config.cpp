@@ -25,7 +25,7 @@ int ConfiguredThreadCount() {
     if (value != nullptr) {
         char* end = nullptr;
         long parsed = std::strtol(value, &end, 10);
-        if (end != value && *end == '\0' && parsed > 0 && parsed <= 4096) return static_cast<int>(parsed);
+        if (end != value && *end == '\0' && parsed > 0 && parsed <= kMaxThreadCount) return static_cast<int>(parsed);
     }
     // sysconf reads /sys on every call: ask once.
     static const int cores = [] {

@@ -1,5 +1,5 @@
-// The environment variables of docs/contract.md section 6. Read on every call (getenv is cheap next to an operator),
-// so a program, or a test, may change them between calls.
+// The environment variables of docs/contract.md section 6. Read on every call (getenv is cheap next to an
+// operator), so a program, or a test, may change them between calls.
 #pragma once
 
 #include "common/export.h"
@@ -8,6 +8,9 @@ namespace aclnn_cpu {
 
 // ACLNN_CPU_STRICT_MEMORY: anything but "0" (or unset) keeps the strict memory checks on.
 ACLNN_CPU_INTERNAL bool StrictMemoryChecks();
+
+// The most threads an operator is given: ACLNN_CPU_NUM_THREADS and aclnnCpuSetThreadCount share the bound.
+constexpr int kMaxThreadCount = 4096;
 
 // The thread count of the operators launched from the calling thread: what SetThreadCountOverride set on
 // this thread if anything, else ACLNN_CPU_NUM_THREADS (a positive integer), else all online cores.

@@ -80,9 +80,10 @@ const char* aclrtGetSocName(void) { return ConfiguredSocName(); }
 const char* aclnnCpuGetVersion(void) { return ACLNN_CPU_VERSION; }
 
 aclError aclnnCpuSetThreadCount(int32_t count) {
-    if (count < 0 || count > 4096) {
+    if (count < 0 || count > aclnn_cpu::kMaxThreadCount) {
         SetErrorMessage(aclnn_cpu::kRuntimeArgumentError,
-                        "aclnnCpuSetThreadCount: count is %d; it must be 0 (the default) to 4096", count);
+                        "aclnnCpuSetThreadCount: count is %d; it must be 0 (the default) to %d", count,
+                        aclnn_cpu::kMaxThreadCount);
         return ACL_ERROR_INVALID_PARAM;
     }
     aclnn_cpu::SetThreadCountOverride(count);
