@@ -26,11 +26,7 @@ class Operand:
         self.strides = tuple(int(s) for s in strides)
         self.kind = kind  # "numpy" or "torch" or "dlpack": the kind of array the caller passed
         self.keep = keep
-        size = 1
-        for d in self.shape:
-            size *= d
-        last = sum((d - 1) * s for d, s in zip(self.shape, self.strides)) if size > 0 else -1
-        self.byte_range = (address, address + (last + 1) * item_bytes)
+        self.byte_range = byte_range(address, self.shape, self.strides, item_bytes)
 
     def spec(self):
         return (self.address, self.acl_type, list(self.shape), list(self.strides))
@@ -73,6 +69,14 @@ def operand(name, obj):
     if hasattr(obj, "__dlpack__"):
         return _from_dlpack(name, obj)
     return from_numpy(name, np.asarray(obj))
+
+
+def byte_range(address, shape, strides, item_bytes):
+    """(begin, end) of the bytes a view addresses (strides in elements, non-negative); empty for no elements."""
+    if any(size == 0 for size in shape):
+        return (address, address)
+    last = sum((size - 1) * stride for size, stride in zip(shape, strides))
+    return (address, address + (last + 1) * item_bytes)
 
 
 def merge_ranges(ranges):

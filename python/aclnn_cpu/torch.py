@@ -13,6 +13,7 @@ sync) on the tensors' own memory. Dtypes CANN has no kernel for (float64) run Py
 is process-wide, as the dispatcher is; every process (every DistributedDataParallel rank) enables its own.
 """
 import contextlib
+import math
 import mmap
 import os
 import threading
@@ -22,7 +23,7 @@ import numpy as np
 import torch
 
 from . import _core
-from ._operands import merge_ranges
+from ._operands import byte_range, merge_ranges
 from ._operators import OPERATORS
 
 __all__ = ["enable", "disable", "is_enabled", "enabled"]
@@ -38,17 +39,9 @@ def _spec(tensor):
     return (tensor.data_ptr(), _ACL_TYPES[tensor.dtype], list(tensor.shape), list(tensor.stride()))
 
 
-def _byte_range(tensor):
-    if tensor.numel() == 0:
-        return (0, 0)
-    last = sum((size - 1) * stride for size, stride in zip(tensor.shape, tensor.stride()))
-    start = tensor.data_ptr()
-    return start, start + (last + 1) * tensor.element_size()
-
-
 def _regions(tensors):
     """The tensors' byte ranges, merged: each is registered once for the call."""
-    return merge_ranges(map(_byte_range, tensors))
+    return merge_ranges(byte_range(t.data_ptr(), t.shape, t.stride(), t.element_size()) for t in tensors)
 
 
 def _thread_count():
@@ -62,18 +55,16 @@ def _thread_count():
 # and 10-15 ms to map populated. A training step allocates its gradient anew every time.
 _POPULATE_BYTES = 1 << 20
 _MAP_FLAGS = getattr(mmap, "MAP_PRIVATE", 0) | getattr(mmap, "MAP_ANONYMOUS", 0) | getattr(mmap, "MAP_POPULATE", 0)
-_NUMPY_STORAGE = {torch.float32: np.float32, torch.float16: np.float16, torch.bfloat16: np.int16}
+_NUMPY_STORAGE = {torch.float32: np.dtype(np.float32), torch.float16: np.dtype(np.float16),
+                  torch.bfloat16: np.dtype(np.int16)}
 
 
 def _new_result(shape, dtype):
-    count = 1
-    for size in shape:
-        count *= size
-    item = torch.empty((), dtype=dtype).element_size()
-    if count * item < _POPULATE_BYTES or not hasattr(mmap, "MAP_POPULATE"):
+    bytes_needed = math.prod(shape) * _NUMPY_STORAGE[dtype].itemsize
+    if bytes_needed < _POPULATE_BYTES or not hasattr(mmap, "MAP_POPULATE"):
         return torch.empty(shape, dtype=dtype)
     # The tensor holds the numpy array, which holds the mapping: it is unmapped when the tensor is freed.
-    mapping = mmap.mmap(-1, count * item, flags=_MAP_FLAGS)
+    mapping = mmap.mmap(-1, bytes_needed, flags=_MAP_FLAGS)
     storage = np.frombuffer(mapping, dtype=_NUMPY_STORAGE[dtype]).reshape(shape)
     return torch.from_numpy(storage).view(dtype)
 
@@ -115,8 +106,7 @@ class _Kernel:
         out = None
         if self.out_name is not None:
             out = kwargs[self.out_name] if self.out_name in kwargs else args[count + 1]
-        tensors = inputs if out is None else inputs + (out,)
-        if any(tensor.dtype not in _ACL_TYPES for tensor in tensors):
+        if any(tensor.dtype not in _ACL_TYPES for tensor in inputs + ((out,) if out is not None else ())):
             return self.overload._op_dk(_FALLBACK_KEY, *args, **kwargs)
         shape = _result_shape(self.info, inputs, reduction)
         # PyTorch's result has self's dtype (the loss and the gradient alike); CANN's arithmetic runs in the
@@ -124,7 +114,7 @@ class _Kernel:
         self_tensor = inputs[self.info.input_names.index("self")]
         result = _new_result(shape, self_tensor.dtype) if out is None else _prepare_out(out, shape)
         _core.run(self.info.name, [_spec(tensor) for tensor in inputs], _spec(result), int(reduction),
-                  _regions(tensors + ((result,) if out is None else ())), _thread_count())
+                  _regions(inputs + (result,)), _thread_count())
         return result
 
 
