@@ -1,13 +1,13 @@
 // libFuzzer harness for every operator of the operator table (ops/operator_table.h; a byte picks the row; an
 // operator of n inputs takes tensors 3-n..2 as its inputs and tensor 3 as out). Random bytes become four
-// tensor descriptions (null tensors; ranks 0-10; dims including 0, negatives and values near 2^63; strides including 0, negative and
-// huge; offsets; dtypes including numbers that are no dtype; data in a live block, in host memory, null, in
+// tensor descriptions (null tensors; ranks 0-10; dims including 0, negatives and values near 2^63; strides
+// including 0, negative and huge; offsets; dtypes including numbers that are no dtype; data in a live block, in host memory, null, in
 // a block too small, or inside another tensor's block so that out overlaps an input), a reduction (including
 // invalid values), and random data. Both phases run; the harness traps (which the fuzzer reports) when:
 //   - a status is not one the operator documents (0, 161001, 161002);
 //   - a failed phase 1 wrote *executor, *workspaceSize or any byte of any block;
-//   - a successful call's out differs from the float64 reference beyond docs/contract.md section 4's tolerances, or any
-//     byte outside out's view changed.
+//   - a successful call's out differs from the float64 reference beyond docs/contract.md section 4's
+//     tolerances, or any byte outside out's view changed.
 // AddressSanitizer and UndefinedBehaviorSanitizer watch every access. Build: the `fuzz` CMake preset (clang).
 #include <fuzzer/FuzzedDataProvider.h>
 
@@ -24,8 +24,6 @@
 #include <vector>
 
 #include "acl/acl.h"
-#include "aclnnop/aclnn_soft_margin_loss.h"
-#include "aclnnop/aclnn_soft_margin_loss_backward.h"
 #include "ops/operator_table.h"
 #include "reference.h"
 
@@ -216,7 +214,7 @@ int64_t ReducedElements(const Fixture& f) {
 // Checks a successful call's result element by element (a forward mean or sum: the one value against the
 // reference sum) and every byte outside out's view.
 void VerifySuccess(const Fixture& f, const aclnn_cpu::OperatorDescription& op, int64_t reduction) {
-    const int first_input = 3 - op.input_count;
+    const int first_input = aclnn_cpu::kMaxOperatorInputs - op.input_count;
     const bool summed = op.reduction_gives_scalar && reduction != 0;
     std::vector<int64_t> shape, s1;
     if (!Broadcast(f.descriptions[first_input].dims, f.descriptions[1].dims, &s1) ||
@@ -314,7 +312,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // Read last, one byte (as the bool it was): older corpus entries still decode as the operator they had.
     const aclnn_cpu::OperatorDescription& op =
         aclnn_cpu::kOperators[in.ConsumeIntegralInRange<int>(0, aclnn_cpu::kOperatorCount - 1)];
-    const int first_input = 3 - op.input_count;  // the inputs are tensors first_input..2, out is tensor 3
+    // The inputs are tensors first_input..2, out is tensor 3.
+    const int first_input = aclnn_cpu::kMaxOperatorInputs - op.input_count;
 
     for (int k = 0; k < 4; ++k) {
         const TensorDescription& t = f.descriptions[k];

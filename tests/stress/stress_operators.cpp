@@ -9,6 +9,7 @@
 //   stress_operators [--seconds S] [--threads T] [--streams-per-thread K]
 #include <sys/resource.h>
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -22,8 +23,6 @@
 #include <vector>
 
 #include "acl/acl.h"
-#include "aclnnop/aclnn_soft_margin_loss.h"
-#include "aclnnop/aclnn_soft_margin_loss_backward.h"
 #include "ops/operator_table.h"
 #include "reference.h"
 
@@ -42,8 +41,8 @@ const aclDataType kTypes[3] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 int64_t Size(aclDataType type) { return type == ACL_FLOAT ? 4 : 2; }
 
 // One operator call's buffers: host sources and results, device blocks, tensors (gradOutput, self, target,
-// out; an operator of two inputs has no gradOutput). Everything it touches stays alive until the job has been verified,
-// after a sync of its stream.
+// out; an operator of two inputs has no gradOutput). Everything it touches stays alive until the job has
+// been verified, after a sync of its stream.
 struct Job {
     int64_t rows = 0, columns = 0;
     aclDataType types[4];
@@ -67,7 +66,7 @@ struct Job {
     }
 
     // The operator's inputs are tensors FirstInput()..2 (an operator of two inputs has no gradOutput).
-    int FirstInput() const { return 3 - op->input_count; }
+    int FirstInput() const { return aclnn_cpu::kMaxOperatorInputs - op->input_count; }
     bool Summed() const { return op->reduction_gives_scalar && reduction != 0; }
     bool Scalar(int k) const { return k == 0 ? scalar_grad : k == 3 && Summed(); }
     int64_t Elements(int k) const { return Scalar(k) ? 1 : rows * columns; }
@@ -135,9 +134,10 @@ double InputValue(const Job& job, int k, int64_t i) {
 }
 
 // The inputs of element i, in the operator's order.
-std::vector<double> InputValues(const Job& job, int64_t i) {
-    std::vector<double> values;
-    for (int k = job.FirstInput(); k < 3; ++k) values.push_back(InputValue(job, k, i));
+std::array<double, aclnn_cpu::kMaxOperatorInputs> InputValues(const Job& job, int64_t i) {
+    std::array<double, aclnn_cpu::kMaxOperatorInputs> values{};
+    for (int k = job.FirstInput(); k < aclnn_cpu::kMaxOperatorInputs; ++k)
+        values[k - job.FirstInput()] = InputValue(job, k, i);
     return values;
 }
 
