@@ -101,7 +101,7 @@ TEST(LargeTensor, ThreadedRunMatchesReference) {
     EXPECT_EQ(checked, 257 * 1031);
 }
 
-// The sample of CANN's documentation, value by value (CANN's aclnnSoftMarginLossBackward documentation), sign of zero included.
+// The sample of CANN's aclnnSoftMarginLossBackward documentation, value by value, sign of zero included.
 TEST(DocumentedSample, GivesTheDocumentedValues) {
     std::mt19937_64 rng(0);
     DeviceTensor grad(Dense({2, 2}, ACL_FLOAT), rng, kValues);

@@ -96,7 +96,7 @@ int64_t Ordered(float value) {
 // itself), with the worst error against the exact value (float64), in ulp of the result's binade.
 struct Range {
     const char* name;
-    double low, high;  // |x| (exp: x itself, signed) in [low, high)
+    double low, high;  // the inputs x in [low, high)
 };
 constexpr int kMaxRanges = 4;
 struct FunctionRanges {

@@ -49,8 +49,8 @@ ReferenceValue SoftMarginLossReference(double x, double y);
 ReferenceValue OperatorElementReference(const char* operator_name, const double* inputs, double cof);
 
 // Checks an element of out against the reference: promote-type rounding, conversion to out's type, and the
-// tolerances of docs/contract.md section 4 (FLOAT: 8 ulp; FLOAT16/BFLOAT16: 1 ulp of the promote type; plus one ulp of
-// out's type when out is narrower). Returns an empty string when it matches, else a description.
+// tolerances of docs/contract.md section 4 (FLOAT: 8 ulp; FLOAT16/BFLOAT16: 1 ulp of the promote type; plus
+// one ulp of out's type when out is narrower). Returns an empty string when it matches, else a description.
 const char* CheckElement(const ReferenceValue& reference, aclDataType promote, aclDataType out_type, double got,
                          double* expected_out);
 
