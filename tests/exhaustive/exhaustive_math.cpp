@@ -1,15 +1,18 @@
 // The project's vector math against correctly rounded references, on every input of its domain (or every
 // stride-th one), for every SIMD target that Highway compiled and this CPU runs:
 //   exp:   kernels::VectorExp on all 2^32 fp32 bit patterns;
-//   log1p: kernels::Log1pOfUnitInterval on every fp32 e in [0, 1] (its domain: e = exp(-|t|) in the loss).
+//   loss:  the forward operator's per-element arithmetic (SoftMarginLoss::OfProduct, whose softplus is
+//          kernels/vector_softplus-inl.h) on all 2^32 fp32 products t, against max(-t, 0) + log1p(exp(-|t|));
+//          then every FLOAT16 and every BFLOAT16 t: the fp32 loss rounded to that type must be the correctly
+//          rounded loss for at least 99.99% of the finite results, and never more than 1 ulp (of the type) off.
 // The reference, computed once per input and shared by all targets, is the float64 function rounded to fp32
 // (within 1 ulp of float64, so the correctly rounded fp32 result except in double-rounding ties far below the
 // bound checked). Rules: NaN -> NaN; +inf exactly where the reference is +inf; otherwise finite and within 2
 // ulp (counted in representable values, so 0 and subnormals are covered the same way).
-// Also: log1p of NaN (quiet, signalling, either sign) must be NaN. Per range of inputs (where the loss lives),
+// Per range of inputs (where the loss lives),
 // it reports the share of finite, non-trivial results that are not correctly rounded and the worst error
 // against the exact value (float64), in ulp.
-// Usage: exhaustive_math [--function exp|log1p] [--stride S]   (default: both; S = 1: every input)
+// Usage: exhaustive_math [--function exp|loss] [--stride S]   (default: all; S = 1: every input)
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "exhaustive/exhaustive_math.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
@@ -23,9 +26,10 @@
 #include <string>
 #include <vector>
 
+#include "common/float_convert.h"
 #include "hwy/highway.h"
 #include "kernels/vector_exp-inl.h"
-#include "kernels/vector_log1p-inl.h"
+#include "ops/soft_margin_loss/soft_margin_loss_functor-inl.h"
 
 #ifndef ACLNN_CPU_EXHAUSTIVE_MATH_REGISTRY
 #define ACLNN_CPU_EXHAUSTIVE_MATH_REGISTRY
@@ -35,7 +39,7 @@ using ArrayFunction = void (*)(const float* in, float* out, size_t count);
 struct TargetFunctions {
     int64_t target;
     ArrayFunction exp;
-    ArrayFunction log1p;
+    ArrayFunction loss;
 };
 // Filled by each target's namespace at static initialisation.
 inline std::vector<TargetFunctions>& Targets() {
@@ -55,14 +59,15 @@ void ExpArrayOnThisTarget(const float* in, float* out, size_t count) {
         hn::StoreU(aclnn_cpu::kernels::HWY_NAMESPACE::VectorExp(d, hn::LoadU(d, in + i)), d, out + i);
 }
 
-void Log1pArrayOnThisTarget(const float* in, float* out, size_t count) {
+void LossArrayOnThisTarget(const float* in, float* out, size_t count) {
+    using aclnn_cpu::ops::soft_margin_loss::HWY_NAMESPACE::SoftMarginLoss;
     const hn::ScalableTag<float> d;
     for (size_t i = 0; i < count; i += hn::Lanes(d))
-        hn::StoreU(aclnn_cpu::kernels::HWY_NAMESPACE::Log1pOfUnitInterval(d, hn::LoadU(d, in + i)), d, out + i);
+        hn::StoreU(SoftMarginLoss::OfProduct(d, hn::LoadU(d, in + i)), d, out + i);
 }
 
-const bool kRegistered =
-    (Targets().push_back({HWY_TARGET, &ExpArrayOnThisTarget, &Log1pArrayOnThisTarget}), true);
+const bool kRegistered = (Targets().push_back({HWY_TARGET, &ExpArrayOnThisTarget, &LossArrayOnThisTarget}),
+                          true);
 
 }  // namespace exhaustive_math::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
@@ -92,8 +97,8 @@ int64_t Ordered(float value) {
 }
 
 // Where the results live, per function: the rates of results that are not the correctly rounded value are
-// reported per range, over finite results that are not trivially exact (0, 1, +inf and, for log1p, e
-// itself), with the worst error against the exact value (float64), in ulp of the result's binade.
+// reported per range, over finite results that are not trivially exact (0, 1, +inf), with the worst error
+// against the exact value (float64), in ulp of the result's binade.
 struct Range {
     const char* name;
     double low, high;  // the inputs x in [low, high)
@@ -109,10 +114,12 @@ constexpr FunctionRanges kExpRanges = {4,
                                         {"x in [-87.34, -0.35]: normal results below 0.71", -87.3365447, -0.35},
                                         {"0 < |x| < 0.35: results in (0.70, 1.42)", -0.35, 0.35},
                                         {"x in [0.35, 88.72]: results above 1.41", 0.35, 88.7228394}}};
-constexpr FunctionRanges kLog1pRanges = {3,
-                                         {{"e in [2^-24, 1e-3): results near e", 5.9604644775390625e-8, 1e-3},
-                                          {"e in [1e-3, 0.35)", 1e-3, 0.35},
-                                          {"e in [0.35, 1]", 0.35, 1.0000001}}};
+// The loss: t < 0 adds -t to a softplus term below it; t > 0 is the softplus term alone, e^-t past ~16.6.
+constexpr FunctionRanges kLossRanges = {4,
+                                        {{"t in [-88, -0.35): loss -t + log1p(e^t)", -88.0, -0.35},
+                                         {"|t| < 0.35: loss in (0.53, 0.88)", -0.35, 0.35},
+                                         {"t in [0.35, 16.6): loss in (6e-8, 0.53)", 0.35, 16.6},
+                                         {"t in [16.6, 103.98): loss ~ e^-t (subnormal past 87.34)", 16.6, 103.98}}};
 
 // Which range x falls in, or -1 (outside all: trivial results, or not reported).
 int RangeOf(const FunctionRanges& ranges, float x) {
@@ -223,9 +230,8 @@ bool CheckFunction(const char* name, double (*reference)(double), ArrayFunction 
                 in[i] = FromBits(static_cast<uint32_t>(index));
                 exact[i] = reference(static_cast<double>(in[i]));
                 expected[i] = static_cast<float>(exact[i]);
-                // Trivially exact results are left out of the ranges: 0, 1, inf, and log1p's e itself.
-                const bool trivial = !std::isfinite(expected[i]) || expected[i] == 0.0f || expected[i] == 1.0f ||
-                                     expected[i] == in[i];
+                // Trivially exact results are left out of the ranges: 0, 1, inf.
+                const bool trivial = !std::isfinite(expected[i]) || expected[i] == 0.0f || expected[i] == 1.0f;
                 range[i] = trivial || i >= count ? -1 : RangeOf(ranges, in[i]);
             }
             for (size_t t = 0; t < targets.size(); ++t) {
@@ -286,7 +292,43 @@ bool CheckFunction(const char* name, double (*reference)(double), ArrayFunction 
 }
 
 double Exp(double x) { return std::exp(x); }
-double Log1p(double x) { return std::log1p(x); }
+double Loss(double t) { return std::isnan(t) ? t : std::max(-t, 0.0) + std::log1p(std::exp(-std::fabs(t))); }
+
+// Every t of a 16-bit type (FLOAT16 or BFLOAT16, given by its conversions): the kernel's fp32 loss rounded to the
+// type against the float64 loss rounded to it. Returns whether at least 99.99% of the finite results are the
+// correctly rounded ones and none is more than 1 ulp of the type off (NaN for NaN, inf for inf).
+bool CheckSixteenBitLoss(const char* type, float (*to_float)(uint16_t), uint16_t (*from_float)(float),
+                         const std::vector<TargetFunctions>& targets) {
+    std::vector<float> in(kChunk), got(kChunk);
+    for (uint32_t bits = 0; bits < 0x10000u; ++bits) in[bits] = to_float(static_cast<uint16_t>(bits));
+    bool ok = true;
+    for (const TargetFunctions& t : targets) {
+        t.loss(in.data(), got.data(), kChunk);
+        uint64_t finite = 0, rounded = 0, failures = 0;
+        for (uint32_t bits = 0; bits < 0x10000u; ++bits) {
+            const uint16_t expected = from_float(static_cast<float>(Loss(static_cast<double>(in[bits]))));
+            const uint16_t result = from_float(got[bits]);
+            const float expected_value = to_float(expected), result_value = to_float(result);
+            if (std::isnan(expected_value) || std::isinf(expected_value)) {
+                if (std::isnan(expected_value) ? !std::isnan(result_value) : result != expected) ++failures;
+                continue;
+            }
+            ++finite;
+            if (result == expected) {
+                ++rounded;
+            } else if (std::isnan(result_value) || std::llabs(static_cast<int64_t>(result) - expected) > 1) {
+                ++failures;  // losses are >= 0: adjacent bit patterns are adjacent values
+            }
+        }
+        const double share = 100.0 * static_cast<double>(rounded) / static_cast<double>(finite);
+        const bool pass = failures == 0 && share >= 99.99;
+        std::printf("loss  %-8s %s: %llu finite results, %.4f%% correctly rounded, %llu more than 1 ulp off%s\n",
+                    hwy::TargetName(t.target), type, static_cast<unsigned long long>(finite), share,
+                    static_cast<unsigned long long>(failures), pass ? "" : " -- FAILED");
+        ok = ok && pass;
+    }
+    return ok;
+}
 
 }  // namespace
 }  // namespace exhaustive_math
@@ -301,13 +343,13 @@ int main(int argc, char** argv) {
         } else if (std::strcmp(argv[i], "--function") == 0 && i + 1 < argc) {
             only = argv[++i];
         } else {
-            std::fprintf(stderr, "usage: %s [--function exp|log1p] [--stride S]  (S >= 1; 1 checks every input)\n",
+            std::fprintf(stderr, "usage: %s [--function exp|loss] [--stride S]  (S >= 1; 1 checks every input)\n",
                          argv[0]);
             return 2;
         }
     }
-    if (stride == 0 || (!only.empty() && only != "exp" && only != "log1p")) {
-        std::fprintf(stderr, "--stride must be at least 1; --function is exp or log1p\n");
+    if (stride == 0 || (!only.empty() && only != "exp" && only != "loss")) {
+        std::fprintf(stderr, "--stride must be at least 1; --function is exp or loss\n");
         return 2;
     }
     std::vector<TargetFunctions> targets;
@@ -320,22 +362,10 @@ int main(int argc, char** argv) {
     bool ok = true;
     if (only.empty() || only == "exp")
         ok &= CheckFunction("exp", &Exp, &TargetFunctions::exp, kExpRanges, 0xffffffffu, stride, targets);
-    if (only.empty() || only == "log1p") {  // every e in [0, 1]: bit patterns 0 .. 0x3f800000
-        ok &= CheckFunction("log1p", &Log1p, &TargetFunctions::log1p, kLog1pRanges, 0x3f800000u, stride, targets);
-        // Outside that domain only NaN is promised: NaN in, NaN out (quiet, signalling, either sign).
-        std::vector<float> nans(kChunk, FromBits(0x7fc00000u)), got(kChunk);
-        nans[1] = FromBits(0xffc00000u);
-        nans[2] = FromBits(0x7f800001u);
-        nans[3] = FromBits(0xffbfffffu);
-        for (const TargetFunctions& t : targets) {
-            t.log1p(nans.data(), got.data(), kChunk);
-            for (size_t i = 0; i < 4; ++i) {
-                if (!std::isnan(got[i])) {
-                    std::printf("log1p %s: NaN 0x%08x gave %a\n", hwy::TargetName(t.target), Bits(nans[i]), got[i]);
-                    ok = false;
-                }
-            }
-        }
+    if (only.empty() || only == "loss") {
+        ok &= CheckFunction("loss", &Loss, &TargetFunctions::loss, kLossRanges, 0xffffffffu, stride, targets);
+        ok &= CheckSixteenBitLoss("FLOAT16", &aclnn_cpu::HalfToFloat, &aclnn_cpu::FloatToHalf, targets);
+        ok &= CheckSixteenBitLoss("BFLOAT16", &aclnn_cpu::Bf16ToFloat, &aclnn_cpu::FloatToBf16, targets);
     }
     return ok ? 0 : 1;
 }
