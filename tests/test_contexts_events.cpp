@@ -1,7 +1,8 @@
 // Contexts, events, synchronisation with a timeout, and the system queries (SoC name, capabilities, memory,
 // pointer attributes, versions): happy paths, every error status with its message, and the orderings events
-// promise. "Busy" work is an aclnnSoftMarginLoss over 24M elements (tens of milliseconds even on a fast core):
-// the tests only rely on it still running microseconds after it was enqueued.
+// promise. "Busy" work is an aclnnSoftMarginLoss over 24M elements, enqueued four times (tens of milliseconds
+// even on a fast core): the tests only rely on it still running when the host looks a moment after enqueuing
+// it -- a moment that a loaded machine can stretch to milliseconds.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -42,13 +43,17 @@ public:
             aclrtFree(blocks_[k]);
         }
     }
-    // Enqueues the loss on stream (x = y = 0 everywhere, so every element of out becomes log 2).
+    // Enqueues the loss on stream four times over (x = y = 0 everywhere, so every element of out becomes
+    // log 2): one pass takes a few milliseconds on a fast core, which one descheduling of the host thread on
+    // a busy machine can exceed.
     void Launch(aclrtStream stream) {
-        uint64_t workspace_size = 0;
-        aclOpExecutor* executor = nullptr;
-        ASSERT_EQ(aclnnSoftMarginLossGetWorkspaceSize(tensors_[0], tensors_[1], 0, tensors_[2], &workspace_size,
-                                                      &executor), 0);
-        ASSERT_EQ(aclnnSoftMarginLoss(nullptr, 0, executor, stream), 0);
+        for (int pass = 0; pass < 4; ++pass) {
+            uint64_t workspace_size = 0;
+            aclOpExecutor* executor = nullptr;
+            ASSERT_EQ(aclnnSoftMarginLossGetWorkspaceSize(tensors_[0], tensors_[1], 0, tensors_[2],
+                                                          &workspace_size, &executor), 0);
+            ASSERT_EQ(aclnnSoftMarginLoss(nullptr, 0, executor, stream), 0);
+        }
     }
     // The last element of out, read now (a copy that does not wait for any stream).
     float LastResult() const {
