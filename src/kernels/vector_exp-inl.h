@@ -39,12 +39,19 @@ HWY_INLINE hn::Vec<D> ExpMinusOneOfReduced(D d, hn::Vec<D> r) {
     return hn::MulAdd(q, r2, r);
 }
 
-// ln2 = kLn2High + kLn2Low; kLn2High has 15 significant bits, so n * kLn2High (|n| <= 151) is exact, with
-// or without FMA, and so is the subtraction from x (Sterbenz).
+// The reduction's constants, shared with kernels/vector_softplus-inl.h. ln2 = kLn2High + kLn2Low; kLn2High
+// has 15 significant bits, so n * kLn2High (|n| <= 151) is exact, with or without FMA, and so is the
+// subtraction from x (Sterbenz). Adding kRoundingShifter (1.5 * 2^23) to |v| < 2^22 rounds v to an integer,
+// which then sits in the low mantissa bits.
+constexpr float kInverseLn2 = 1.44269502f;
+constexpr float kLn2High = 0.693145751953125f;
+constexpr float kLn2Low = 1.42860677e-6f;
+constexpr float kRoundingShifter = 12582912.0f;
+
 template <class D>
 HWY_INLINE hn::Vec<D> ReduceByLn2(D d, hn::Vec<D> x, hn::Vec<D> n) {
-    const auto r_high = hn::NegMulAdd(n, hn::Set(d, 0.693145751953125f), x);
-    return hn::NegMulAdd(n, hn::Set(d, 1.42860677e-6f), r_high);
+    const auto r_high = hn::NegMulAdd(n, hn::Set(d, kLn2High), x);
+    return hn::NegMulAdd(n, hn::Set(d, kLn2Low), r_high);
 }
 
 #if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
@@ -61,8 +68,8 @@ HWY_INLINE __m128 ScaleByPowerOfTwo(__m128 m, __m128 n) { return _mm_scalef_ps(m
 template <class D>
 HWY_INLINE hn::Vec<D> VectorExp(D d, hn::Vec<D> x) {
     const auto clamped = MinPassingNaN(d, hn::Set(d, 89.0f), MaxPassingNaN(d, hn::Set(d, -104.0f), x));
-    const auto shifter = hn::Set(d, 12582912.0f);  // 1.5 * 2^23: adding it rounds |v| < 2^22 to an integer
-    const auto n = hn::Sub(hn::MulAdd(clamped, hn::Set(d, 1.44269502f), shifter), shifter);
+    const auto shifter = hn::Set(d, kRoundingShifter);
+    const auto n = hn::Sub(hn::MulAdd(clamped, hn::Set(d, kInverseLn2), shifter), shifter);
     const auto p = ExpMinusOneOfReduced(d, ReduceByLn2(d, clamped, n));
     const auto m = hn::Add(p, hn::Set(d, 1.0f));
     return hn::Vec<D>{ScaleByPowerOfTwo(m.raw, n.raw)};
@@ -72,7 +79,7 @@ template <class D>
 HWY_INLINE hn::Vec<D> VectorExp(D d, hn::Vec<D> x) {
     const hn::RebindToSigned<D> di;
     const auto clamped = hn::Min(hn::Max(x, hn::Set(d, -104.0f)), hn::Set(d, 89.0f));
-    const auto n = hn::Round(hn::Mul(clamped, hn::Set(d, 1.44269502f)));  // x / ln2, to nearest
+    const auto n = hn::Round(hn::Mul(clamped, hn::Set(d, kInverseLn2)));  // x / ln2, to nearest
     const auto p = ExpMinusOneOfReduced(d, ReduceByLn2(d, clamped, n));
     // 2^n = 2^n1 * 2^n2 with n1 = floor(n / 2): both exponents lie in [-76, 65], normal numbers.
     const auto n_int = hn::ConvertTo(di, n);

@@ -29,6 +29,7 @@
 
 #include "hwy/highway.h"
 #include "kernels/softplus_table.h"
+#include "kernels/vector_exp-inl.h"
 #include "kernels/vector_nan-inl.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -82,14 +83,11 @@ HWY_INLINE hn::Vec<D> SoftplusCoefficient(D d, const float* column, hn::Vec<hn::
 #endif
 
 #if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
-// 2^minus_k applied with vscalefps: one rounding, into the subnormal range too.
-HWY_INLINE __m512 ScaleSoftplus(__m512 m, __m512 minus_k) { return _mm512_scalef_ps(m, minus_k); }
-HWY_INLINE __m256 ScaleSoftplus(__m256 m, __m256 minus_k) { return _mm256_scalef_ps(m, minus_k); }
-HWY_INLINE __m128 ScaleSoftplus(__m128 m, __m128 minus_k) { return _mm_scalef_ps(m, minus_k); }
+// 2^minus_k applied with the exp's vscalefps: one rounding, into the subnormal range too.
 template <class D>
 HWY_INLINE hn::Vec<D> TimesPowerOfTwo(D /*d*/, hn::Vec<D> p, hn::Vec<D> minus_k,
                                       hn::Vec<hn::RebindToUnsigned<D>> /*k*/) {
-    return hn::Vec<D>{ScaleSoftplus(p.raw, minus_k.raw)};
+    return hn::Vec<D>{ScaleByPowerOfTwo(p.raw, minus_k.raw)};
 }
 #else
 // p * 2^-k for k in [0, 150] as (p * 2^-k2) * 2^-k1, k1 = floor(k / 2), k2 = k - k1: both factors are normal,
@@ -112,13 +110,12 @@ HWY_INLINE hn::Vec<D> SoftplusOfMinusMagnitude(D d, hn::Vec<D> a) {
     const hn::RebindToUnsigned<D> du;
     const auto clamped = MinPassingNaN(d, hn::Set(d, 104.0f), a);
     // shifted = a / ln2 + 1.5 * 2^23 rounds a / ln2 to the integer k in its low mantissa bits.
-    const auto shifter = hn::Set(d, 12582912.0f);
-    const auto shifted = hn::MulAdd(clamped, hn::Set(d, 1.44269502f), shifter);
+    const auto shifter = hn::Set(d, kRoundingShifter);
+    const auto shifted = hn::MulAdd(clamped, hn::Set(d, kInverseLn2), shifter);
     const auto minus_k = hn::Sub(shifter, shifted);
-    // ln2 = 0.693145751953125 (15 bits: the product by k <= 150 is exact) + 1.42860677e-6, the exp's split
-    // (kernels/vector_exp-inl.h, ReduceByLn2), added here with -k so that -k also feeds the scale.
-    const auto r = hn::MulAdd(minus_k, hn::Set(d, 1.42860677e-6f), hn::MulAdd(minus_k, hn::Set(d, 0.693145751953125f),
-                                                                             clamped));
+    // The exp's two-constant reduction (kernels/vector_exp-inl.h, ReduceByLn2: the same products and
+    // roundings), written with -k rather than k so that -k, not a negation of k, also feeds the scale.
+    const auto r = hn::MulAdd(minus_k, hn::Set(d, kLn2Low), hn::MulAdd(minus_k, hn::Set(d, kLn2High), clamped));
     // k from the bits (a NaN gives a huge k, which the unsigned minimum sends to row 15; the result is NaN).
     const auto k = hn::Sub(hn::BitCast(du, shifted), hn::BitCast(du, shifter));
     const auto row = hn::Min(k, hn::Set(du, kSoftplusRows - 1));
