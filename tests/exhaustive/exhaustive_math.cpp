@@ -30,6 +30,7 @@
 #include "hwy/highway.h"
 #include "kernels/vector_exp-inl.h"
 #include "ops/soft_margin_loss/soft_margin_loss_functor-inl.h"
+#include "reference.h"
 
 #ifndef ACLNN_CPU_EXHAUSTIVE_MATH_REGISTRY
 #define ACLNN_CPU_EXHAUSTIVE_MATH_REGISTRY
@@ -292,13 +293,15 @@ bool CheckFunction(const char* name, double (*reference)(double), ArrayFunction 
 }
 
 double Exp(double x) { return std::exp(x); }
-double Loss(double t) { return std::isnan(t) ? t : std::max(-t, 0.0) + std::log1p(std::exp(-std::fabs(t))); }
+// The tests' float64 reference of the forward (tests/support/reference.h), with target 1: t itself.
+double Loss(double t) { return test_support::SoftMarginLossReference(t, 1.0).value; }
 
 // Every t of a 16-bit type (FLOAT16 or BFLOAT16, given by its conversions): the kernel's fp32 loss rounded to the
 // type against the float64 loss rounded to it. Returns whether at least 99.99% of the finite results are the
 // correctly rounded ones and none is more than 1 ulp of the type off (NaN for NaN, inf for inf).
 bool CheckSixteenBitLoss(const char* type, float (*to_float)(uint16_t), uint16_t (*from_float)(float),
                          const std::vector<TargetFunctions>& targets) {
+    static_assert(kChunk == 0x10000, "one chunk holds every 16-bit pattern");
     std::vector<float> in(kChunk), got(kChunk);
     for (uint32_t bits = 0; bits < 0x10000u; ++bits) in[bits] = to_float(static_cast<uint16_t>(bits));
     bool ok = true;
