@@ -30,7 +30,7 @@ def target(row, r):
 
 def fit(row, fixed):
     """Coefficients c[len(fixed)..DEGREE] with c[0..len(fixed)) fixed, minimising the max relative error."""
-    low = 0.0 - 1e-3 if row == 0 else -HALF  # a >= 0: row 0 only sees r >= 0
+    low = -1e-3 if row == 0 else -HALF  # a >= 0: row 0 only sees r >= 0
     x = (np.cos(np.pi * (np.arange(4000) + 0.5) / 4000)[::-1] + 1) / 2 * (HALF - low) + low
     y = target(row, x)
     powers = np.vstack([x ** j for j in range(DEGREE + 1)]).T
@@ -65,15 +65,15 @@ def main():
         if check:
             print(f"row {row:2d}: max relative error {error:.4f} x 2^-24", file=sys.stderr)
     for j in range(DEGREE + 1):
-        values = [repr(float(np.float32(table[row][j]))) for row in range(ROWS)]
         # The shortest decimal that reads back as the same fp32 value.
-        values = [f"{np.format_float_positional(np.float32(v), unique=True, trim='0')}f"
-                  if 1e-3 <= abs(float(v)) < 1e3 or float(v) == 0
-                  else f"{np.format_float_scientific(np.float32(v), unique=True, trim='0')}f" for v in values]
+        values = [np.float32(table[row][j]) for row in range(ROWS)]
+        values = [f"{np.format_float_positional(v, unique=True, trim='0')}f" if 1e-3 <= abs(v) < 1e3 or v == 0
+                  else f"{np.format_float_scientific(v, unique=True, trim='0')}f" for v in values]
         print(f"    {{  // c{j}")
         for start in range(0, ROWS, 6):
             print("        " + ", ".join(values[start:start + 6]) + ",")
         print("    },")
+
 
 if __name__ == "__main__":
     main()

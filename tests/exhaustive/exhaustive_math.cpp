@@ -9,9 +9,8 @@
 // (within 1 ulp of float64, so the correctly rounded fp32 result except in double-rounding ties far below the
 // bound checked). Rules: NaN -> NaN; +inf exactly where the reference is +inf; otherwise finite and within 2
 // ulp (counted in representable values, so 0 and subnormals are covered the same way).
-// Per range of inputs (where the loss lives),
-// it reports the share of finite, non-trivial results that are not correctly rounded and the worst error
-// against the exact value (float64), in ulp.
+// Per range of inputs (where the loss lives), it reports the share of finite, non-trivial results that are not
+// correctly rounded and the worst error against the exact value (float64), in ulp.
 // Usage: exhaustive_math [--function exp|loss] [--stride S]   (default: all; S = 1: every input)
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "exhaustive/exhaustive_math.cpp"
