@@ -272,6 +272,30 @@ INSTANTIATE_TEST_SUITE_P(Dtypes, TransposedBlocks,
                                            LayoutTypes{ACL_BF16, ACL_BF16, ACL_BF16, ACL_BF16},
                                            LayoutTypes{ACL_BF16, ACL_FLOAT, ACL_FLOAT16, ACL_FLOAT16}));
 
+// When every operand not transposed is contiguous or constant along rows and all inputs share a dtype, a
+// block's rows go through the fused row kernel. A gradOutput constant along rows ([rows, 1]) and an out of
+// 16 MiB or more (streaming stores) must give the contiguous layout's bits too; 4102 columns end 6 past a
+// multiple of 4, which the transpose finishes element by element.
+TEST(TransposedFusedRows, RowConstantGradientAndStreamedOut) {
+    std::mt19937_64 rng(82);
+    const int64_t rows = 1030, columns = 4102;  // 4.2M fp32 results, 16.9 MB
+    DeviceTensor grad(Dense({rows, 1}, ACL_FLOAT), rng, kValues);
+    DeviceTensor self(Dense({rows, columns}, ACL_FLOAT), rng, kValues);
+    DeviceTensor target(Dense({rows, columns}, ACL_FLOAT), rng, kValues);
+    DeviceTensor out(Dense({rows, columns}, ACL_FLOAT), rng, kValues);
+    ASSERT_EQ(RunSoftMarginLossBackward(grad.tensor(), self.tensor(), target.tensor(), 0, out.tensor()), 0);
+    const std::vector<uint8_t> expected = out.Download();
+    auto self2 = Relaid(self, {1, rows}, 0, rng);
+    for (const char* threads : {"1", "2"}) {
+        SCOPED_TRACE(std::string("threads ") + threads);
+        setenv("ACLNN_CPU_NUM_THREADS", threads, 1);
+        DeviceTensor out2(Dense({rows, columns}, ACL_FLOAT), rng, kValues);
+        ASSERT_EQ(RunSoftMarginLossBackward(grad.tensor(), self2->tensor(), target.tensor(), 0, out2.tensor()), 0);
+        EXPECT_EQ(out2.Download(), expected);
+    }
+    unsetenv("ACLNN_CPU_NUM_THREADS");
+}
+
 // Outputs of 16 MiB and more are written with streaming stores, which need aligned addresses: an out starting
 // anywhere (here 1, 16 and 24 elements into its block) must give the same bits as an aligned one and leave
 // the elements before it alone.

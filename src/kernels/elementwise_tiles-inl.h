@@ -398,6 +398,35 @@ void FusedSumTile(const KernelConfig& config, const Tile& tile, SumAccumulator* 
 }
 #endif
 
+// ---- fused rows chosen at run time -------------------------------------------------------------------------
+
+// A FusedRowsKernel instance: the rows of the blocked path's transposed blocks go through it when their
+// operands allow (BlockedTile), so it is picked by dtype per tile rather than in phase 1.
+using FusedRowsFunction = void (*)(const KernelConfig& config, const FusedRows& a);
+
+template <class Op, ElementType kIn, ElementType kOut>
+FusedRowsFunction ChooseFusedRowsStream(bool stream) {
+    return stream ? &FusedRowsKernel<Op, kIn, kOut, true> : &FusedRowsKernel<Op, kIn, kOut, false>;
+}
+
+template <class Op, ElementType kIn>
+FusedRowsFunction ChooseFusedRowsOut(ElementType out, bool stream) {
+    switch (out) {
+        case ElementType::kFloat16: return ChooseFusedRowsStream<Op, kIn, ElementType::kFloat16>(stream);
+        case ElementType::kBFloat16: return ChooseFusedRowsStream<Op, kIn, ElementType::kBFloat16>(stream);
+        default: return ChooseFusedRowsStream<Op, kIn, ElementType::kFloat32>(stream);
+    }
+}
+
+template <class Op>
+FusedRowsFunction ChooseFusedRows(ElementType in, ElementType out, bool stream) {
+    switch (in) {
+        case ElementType::kFloat16: return ChooseFusedRowsOut<Op, ElementType::kFloat16>(out, stream);
+        case ElementType::kBFloat16: return ChooseFusedRowsOut<Op, ElementType::kBFloat16>(out, stream);
+        default: return ChooseFusedRowsOut<Op, ElementType::kFloat32>(out, stream);
+    }
+}
+
 // ---- the blocked path --------------------------------------------------------------------------------------
 
 // Computes a block and hands each result vector to store(i, vector), i = 0, lanes, ... < padded.
@@ -516,6 +545,31 @@ void BlockedTile(const KernelConfig& config, const Tile& tile, SumAccumulator* s
     }
     HWY_ALIGN float transposed[kInputs][kTileRows * kTileColumns];
     const float* given[kMaxInputs] = {};
+    // How many rows ahead of the one computing the operands read along rows are asked for (1, 2 and 4
+    // measured alike on the Zen 5; a whole block ahead was slower, see prefetch_part).
+    constexpr int64_t kRowsAhead = 2;
+    // When the operands not transposed could take the fused path (one dtype for all inputs, each contiguous
+    // or constant along rows, out contiguous along rows), a block's rows go through the fused row kernel,
+    // which reads the transposed operands, kept in their dtype, from L1 like contiguous ones: the same
+    // instructions per vector, so the same bits, without the per-block buffers and checks of `process`
+    // (in cache the transposed backward ran at about a third of the contiguous rate without it).
+    FusedRowsFunction fused_rows = nullptr;
+#if !ACLNN_CPU_BLOCKED_KERNELS_ONLY
+    bool rows_fusable = out.inner == out.size;
+    for (int k = 0; k < kInputs; ++k) {
+        const TileOperand& op = ops[k];
+        rows_fusable = rows_fusable && op.type == ops[0].type &&
+                       (RunsDownColumns(op) || op.inner == 0 || op.inner == op.size);
+    }
+    if (rows_fusable) {
+        // Streaming stores need every row of the blocks to start on a vector boundary (kTileColumns is a
+        // multiple of the lanes).
+        const uintptr_t vector_bytes = static_cast<uintptr_t>(lanes * out.size);
+        const bool aligned = reinterpret_cast<uintptr_t>(out.origin) % vector_bytes == 0 &&
+                             static_cast<uintptr_t>(out.outer) % vector_bytes == 0;
+        fused_rows = ChooseFusedRows<Op>(ops[0].type, out_type, config.stream_stores && aligned);
+    }
+#endif
     linear(tile.first, first_row * inner);  // a partial first row
     for (int64_t band = first_row; band < end_row; band += kTileRows) {
         const int64_t rows = std::min(kTileRows, end_row - band);
@@ -528,19 +582,55 @@ void BlockedTile(const KernelConfig& config, const Tile& tile, SumAccumulator* s
             const bool prefetch = next_row < end_row;
             const int64_t next_rows = std::min(kTileRows, end_row - next_row);
             const int64_t next_columns = std::min(kTileColumns, inner - next_column);
+            // While row `part` of the block computes: part `part` of the next block's transposed columns, and
+            // the row kRowsAhead further of each operand read along rows (into the next block at the end).
+            // Asked for a whole block ahead, those rows' lines were evicted before use: with a power-of-two
+            // pitch every row of a block lands in the same few L1 sets.
             auto prefetch_part = [&](int64_t part) {
-                if (!prefetch) return;
-                for (int k = 0; k < kInputs; ++k)
-                    PrefetchPart(ops[k], next_row, next_column, next_rows, next_columns, part);
+                for (int k = 0; k < kInputs; ++k) {
+                    const TileOperand& op = ops[k];
+                    if (RunsDownColumns(op)) {
+                        if (prefetch) PrefetchColumnsPart(op, next_row, next_column, next_rows, next_columns, part);
+                    } else if (op.inner == op.size) {
+                        const int64_t ahead = part + kRowsAhead;
+                        if (ahead < rows) {
+                            PrefetchRow(op, band + ahead, column, columns);
+                        } else if (prefetch && ahead - rows < next_rows) {
+                            PrefetchRow(op, next_row + ahead - rows, next_column, next_columns);
+                        }
+                    }
+                }
             };
             for (int k = 0; k < kInputs; ++k) {
                 given[k] = nullptr;
                 if (!RunsDownColumns(ops[k])) continue;
-                TransposeBlock(ops[k], band, column, rows, columns, transposed[k], raw);
+                if (fused_rows != nullptr) {
+                    TransposeBlockRaw(ops[k], band, column, rows, columns, reinterpret_cast<char*>(transposed[k]));
+                } else {
+                    TransposeBlock(ops[k], band, column, rows, columns, transposed[k], raw);
+                }
                 given[k] = transposed[k];
             }
             for (int64_t r = 0; r < rows; ++r) {
                 prefetch_part(r);
+                if (fused_rows != nullptr) {
+                    // One row per call, so the next block's prefetches stay spread between the rows.
+                    FusedRows a;
+                    for (int k = 0; k < kInputs; ++k) {
+                        const TileOperand& op = ops[k];
+                        a.in[k] = given[k] != nullptr
+                                      ? reinterpret_cast<const char*>(given[k]) + r * kTileColumns * op.size
+                                      : op.origin + (band + r) * op.outer + column * op.inner;
+                        a.in_outer[k] = 0;
+                        a.in_constant[k] = given[k] == nullptr && op.inner == 0;
+                    }
+                    a.out = tile.origin[kInputs] + (band + r) * out.outer + column * out.size;
+                    a.out_outer = 0;
+                    a.rows = 1;
+                    a.count = columns;
+                    fused_rows(config, a);
+                    continue;
+                }
                 process((band + r) * inner + column, columns, given);
                 for (int k = 0; k < kInputs; ++k)
                     if (given[k] != nullptr) given[k] += kTileColumns;
