@@ -297,8 +297,9 @@ inline void TransposeBlockRaw(const TileOperand& op, int64_t row, int64_t column
             const char* from = origin + j * op.inner;
             char* into = to + j * 4;
             for (int64_t r = 0; r < whole_rows; r += 4) Transpose4x4(from + r * 4, op.inner, into + r * kPitch, kPitch);
-            for (int64_t r = whole_rows; r < rows; ++r)
-                for (int64_t c = 0; c < 4; ++c) std::memcpy(into + r * kPitch + c * 4, from + c * op.inner + r * 4, 4);
+            for (int64_t c = 0; c < 4 && whole_rows < rows; ++c)  // the last rows % 4 of each column
+                CopyOut<uint32_t>(from + c * op.inner + whole_rows * 4, rows - whole_rows,
+                                  into + whole_rows * kPitch + c * 4, kPitch);
         }
     }
 #endif
