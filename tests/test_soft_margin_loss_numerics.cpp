@@ -164,6 +164,58 @@ TEST(SpecialValues, DenseSweepOfProducts) {
     EXPECT_EQ(checked, n);
 }
 
+// The softplus takes its near table for |t| < 15.75 and blends in its far form only on the lanes that need it
+// (kernels/vector_softplus-inl.h): an element's bits must not depend on whether its vector holds the other
+// kind. Near and far products, interleaved with irregular run lengths, give the same bits as the same
+// products with every element of the other kind replaced by a near one (1.0) or a far one (40.0).
+TEST(SpecialValues, NearAndFarProductsDoNotAffectEachOther) {
+    constexpr int64_t n = 4099;
+    std::mt19937_64 rng(15);
+    std::vector<double> products(n);
+    std::vector<bool> far(n);
+    for (int64_t i = 0; i < n;) {
+        const bool is_far = rng() % 2 == 0;
+        for (int64_t run = 1 + static_cast<int64_t>(rng() % 23); run > 0 && i < n; --run, ++i) {
+            // Near: up to just below the limit, far: from the limit to past the subnormal results.
+            const double magnitude = is_far ? 15.75 + std::ldexp(static_cast<double>(rng() % 4096), -5)
+                                            : std::nextafter(15.75, 0.0) * static_cast<double>(rng() % 4096) / 4095;
+            products[i] = rng() % 2 == 0 ? magnitude : -magnitude;
+            far[i] = is_far;
+        }
+    }
+    auto run = [&](double replace_far, double replace_near) {
+        DeviceTensor self(Dense({n}, ACL_FLOAT), rng, kValues);
+        DeviceTensor target(Dense({}, ACL_FLOAT), rng, kValues);
+        for (int64_t i = 0; i < n; ++i) {
+            const double value = far[i] ? (std::isnan(replace_far) ? products[i] : replace_far)
+                                        : (std::isnan(replace_near) ? products[i] : replace_near);
+            self.SetStorage(i, value);
+        }
+        target.SetStorage(0, 1.0);
+        self.Upload();
+        target.Upload();
+        DeviceTensor out(Dense({n}, ACL_FLOAT), rng, kValues);
+        EXPECT_EQ(RunSoftMarginLoss(self.tensor(), target.tensor(), 0, out.tensor()), 0);
+        std::vector<float> values(n);
+        const std::vector<uint8_t> bytes = out.Download();
+        std::memcpy(values.data(), bytes.data(), n * sizeof(float));
+        return values;
+    };
+    const double kKeep = std::nan("");
+    const std::vector<float> mixed = run(kKeep, kKeep);
+    const std::vector<float> near_only = run(1.0, kKeep);
+    const std::vector<float> far_only = run(kKeep, 40.0);
+    int64_t far_count = 0;
+    for (int64_t i = 0; i < n; ++i) {
+        const float expected = far[i] ? far_only[i] : near_only[i];
+        far_count += far[i] ? 1 : 0;
+        EXPECT_EQ(std::memcmp(&mixed[i], &expected, sizeof(float)), 0)
+            << "element " << i << " (t = " << products[i] << "): " << mixed[i] << " mixed, " << expected << " alone";
+    }
+    EXPECT_GT(far_count, n / 4);
+    EXPECT_LT(far_count, 3 * n / 4);
+}
+
 // Inputs with infinity but no NaN: the sum is +inf where some t is -inf, and finite otherwise.
 TEST(SpecialValues, InfiniteTermsGiveAnInfiniteSum) {
     std::mt19937_64 rng(3);
