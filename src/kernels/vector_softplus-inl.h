@@ -46,8 +46,9 @@ constexpr float kHalvesShifter = 6291456.0f;
 // computed once by the compiler. A function rather than a class holding the row: SVE's vectors cannot be
 // members. Rows must be below kRows (callers mask them).
 #if HWY_TARGET == HWY_NEON
-// NEON: TBL with four registers looks up 64 bytes -- 16 entries -- by byte index; TBX looks up the next 16
-// with the indices moved down by 64 (an index beyond a TBL's 64 bytes leaves the lane to the other lookup).
+// NEON: TBL with four registers looks up 64 bytes -- 16 entries -- by byte index, giving 0 for an index past
+// them; for 32 rows, TBX looks up the next 16 with the indices moved down by 64 and leaves the lanes whose
+// moved index is out of its range (rows below 16, wrapped past 191) as TBL set them.
 template <int kRows, class D>
 HWY_INLINE hn::Vec<D> SoftplusCoefficient(D /*d*/, const float* column, hn::Vec<hn::RebindToUnsigned<D>> row) {
     static_assert(kRows == 16 || kRows == 32, "one or two 64-byte lookups");
