@@ -128,6 +128,18 @@ HWY_INLINE hn::Vec<D> TimesPowerOfTwo(D d, hn::Vec<D> p, hn::Vec<D> /*minus_k*/,
 }
 #endif
 
+// P(r) = c0 + c1 r + ... + c_kDegree r^kDegree, the coefficients of each lane's row looked up in `table`
+// (coefficient-major, kRows entries each), by Horner's scheme: the terms shrink fast (|r| <= 0.35), so the
+// last, largest steps round least (Estrin's shorter chain measured no faster: the lookups and multiply-adds
+// share the pipes that bound it, not latency).
+template <int kRows, int kDegree, class D>
+HWY_INLINE hn::Vec<D> TablePolynomial(D d, const float (*table)[kRows], hn::Vec<hn::RebindToUnsigned<D>> row,
+                                      hn::Vec<D> r) {
+    auto p = SoftplusCoefficient<kRows>(d, table[kDegree], row);
+    for (int j = kDegree - 1; j >= 0; --j) p = hn::MulAdd(p, r, SoftplusCoefficient<kRows>(d, table[j], row));
+    return p;
+}
+
 // log1p(exp(-a)) for any a >= 0 (a = |t|, so also +inf: 0); NaN gives NaN. The range-reduced form and the far
 // table; SoftplusOfMinusMagnitude uses it where a >= kSoftplusNearLimit.
 template <class D>
@@ -144,10 +156,7 @@ HWY_INLINE hn::Vec<D> SoftplusOfMinusMagnitudeFar(D d, hn::Vec<D> a) {
     // k from the bits (a NaN gives a huge k, which the unsigned minimum sends to row 15; the result is NaN).
     const auto k = hn::Sub(hn::BitCast(du, shifted), hn::BitCast(du, shifter));
     const auto row = hn::Min(k, hn::Set(du, kSoftplusFarRows - 1));
-    // P(r) by Horner's scheme: the terms shrink fast (|r| <= 0.35), so the last, largest steps round least.
-    auto p = SoftplusCoefficient<kSoftplusFarRows>(d, kSoftplusFarTable[kSoftplusFarDegree], row);
-    for (int j = kSoftplusFarDegree - 1; j >= 0; --j)
-        p = hn::MulAdd(p, r, SoftplusCoefficient<kSoftplusFarRows>(d, kSoftplusFarTable[j], row));
+    const auto p = TablePolynomial<kSoftplusFarRows, kSoftplusFarDegree>(d, kSoftplusFarTable, row, r);
     const auto e = TimesPowerOfTwo(d, p, minus_k, k);
     const auto w = hn::IfThenElseZero(hn::RebindMask(d, hn::Eq(row, hn::Set(du, kSoftplusFarRows - 1))),
                                       hn::Set(d, 0.5f));
@@ -167,9 +176,7 @@ HWY_INLINE hn::Vec<D> SoftplusOfMinusMagnitude(D d, hn::Vec<D> a) {
     const auto r = hn::Sub(a, hn::Sub(shifted, shifter));
     // The row: the low five bits (all of j where a < 15.75; NaN and large lanes get some row, replaced below).
     const auto row = hn::And(hn::BitCast(du, shifted), hn::Set(du, kSoftplusNearRows - 1));
-    auto p = SoftplusCoefficient<kSoftplusNearRows>(d, kSoftplusNearTable[kSoftplusNearDegree], row);
-    for (int j = kSoftplusNearDegree - 1; j >= 0; --j)
-        p = hn::MulAdd(p, r, SoftplusCoefficient<kSoftplusNearRows>(d, kSoftplusNearTable[j], row));
+    auto p = TablePolynomial<kSoftplusNearRows, kSoftplusNearDegree>(d, kSoftplusNearTable, row, r);
     const auto near = hn::Lt(a, hn::Set(d, kSoftplusNearLimit));  // false for NaN
     if (HWY_UNLIKELY(!hn::AllTrue(d, near))) p = hn::IfThenElse(near, p, SoftplusOfMinusMagnitudeFar(d, a));
     return p;
