@@ -41,10 +41,33 @@ namespace hn = hwy::HWY_NAMESPACE;
 // 1.5 * 2^22: added to 0 <= a < 2^21, the sum's ulp is 1/2, so the sum holds a rounded to a multiple of 1/2.
 constexpr float kHalvesShifter = 6291456.0f;
 
+// Whether D is a whole 16-lane AVX-512 vector: there the row need not be masked (see
+// SoftplusOfMinusMagnitude) and a mask is tested through a general register.
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+template <class D>
+constexpr bool kWholeAvx512Vector = hn::MaxLanes(D()) == 16 && sizeof(hn::TFromD<D>) == 4;
+#else
+template <class D>
+constexpr bool kWholeAvx512Vector = false;
+#endif
+
+// AllTrue. On a whole AVX-512 vector the mask is moved to a general register and compared there: kortestw,
+// which AllTrue compiles to, takes a slot on the vector pipes that the permutes and multiply-adds share (a
+// throughput test on the Zen 5 guest paired it with vpermt2ps at 2 per cycle in all; kmovw with vpermt2ps
+// ran at 4), and this loop is bound by those pipes.
+template <class D>
+HWY_INLINE bool AllLanesTrue(D d, hn::Mask<D> mask) {
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+    if constexpr (kWholeAvx512Vector<D>) return _cvtmask16_u32(mask.raw) == 0xFFFFu;
+#endif
+    return hn::AllTrue(d, mask);
+}
+
 // Coefficient `column` of each lane's row of a table of kRows (16 or 32) entries per column. A pure function
 // of (column, row): the index preparation it shares between the lookups of one call (byte indices, masks) is
 // computed once by the compiler. A function rather than a class holding the row: SVE's vectors cannot be
-// members. Rows must be below kRows (callers mask them).
+// members. Rows must be below kRows (callers mask them), except in AVX-512's two-table permute, which reads
+// only the low five bits.
 #if HWY_TARGET == HWY_NEON
 // NEON: TBL with four registers looks up 64 bytes -- 16 entries -- by byte index, giving 0 for an index past
 // them; for 32 rows, TBX looks up the next 16 with the indices moved down by 64 and leaves the lanes whose
@@ -175,10 +198,14 @@ HWY_INLINE hn::Vec<D> SoftplusOfMinusMagnitude(D d, hn::Vec<D> a) {
     const auto shifted = hn::Add(a, shifter);
     const auto r = hn::Sub(a, hn::Sub(shifted, shifter));
     // The row: the low five bits (all of j where a < 15.75; NaN and large lanes get some row, replaced below).
-    const auto row = hn::And(hn::BitCast(du, shifted), hn::Set(du, kSoftplusNearRows - 1));
+    // AVX-512's two-table permute reads only those five bits of its index, so a whole vector there skips the
+    // mask (one operation fewer on the pipes the permutes and multiply-adds share).
+    const auto shifted_bits = hn::BitCast(du, shifted);
+    const auto row = kWholeAvx512Vector<D> ? shifted_bits : hn::And(shifted_bits, hn::Set(du, kSoftplusNearRows - 1));
     auto p = TablePolynomial<kSoftplusNearRows, kSoftplusNearDegree>(d, kSoftplusNearTable, row, r);
     const auto near = hn::Lt(a, hn::Set(d, kSoftplusNearLimit));  // false for NaN
-    if (HWY_UNLIKELY(!hn::AllTrue(d, near))) p = hn::IfThenElse(near, p, SoftplusOfMinusMagnitudeFar(d, a));
+    const bool all_near = AllLanesTrue(d, near);
+    if (HWY_UNLIKELY(!all_near)) p = hn::IfThenElse(near, p, SoftplusOfMinusMagnitudeFar(d, a));
     return p;
 }
 
