@@ -3,12 +3,24 @@
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "common/float_convert.h"
 
 namespace aclnn_cpu::kernels {
 
 enum class ElementType : uint8_t { kFloat32, kFloat16, kBFloat16 };
+
+// Calls f with std::integral_constant<ElementType, type>: one switch that turns a run-time dtype into a
+// template argument, shared by every place that picks a kernel instance by dtype.
+template <class F>
+decltype(auto) WithElementType(ElementType type, F&& f) {
+    switch (type) {
+        case ElementType::kFloat16: return f(std::integral_constant<ElementType, ElementType::kFloat16>{});
+        case ElementType::kBFloat16: return f(std::integral_constant<ElementType, ElementType::kBFloat16>{});
+        default: return f(std::integral_constant<ElementType, ElementType::kFloat32>{});
+    }
+}
 
 inline int64_t ElementSize(ElementType type) { return type == ElementType::kFloat32 ? 4 : 2; }
 

@@ -404,27 +404,14 @@ void FusedSumTile(const KernelConfig& config, const Tile& tile, SumAccumulator* 
 // operands allow (BlockedTile), so it is picked by dtype per tile rather than in phase 1.
 using FusedRowsFunction = void (*)(const KernelConfig& config, const FusedRows& a);
 
-template <class Op, ElementType kIn, ElementType kOut>
-FusedRowsFunction ChooseFusedRowsStream(bool stream) {
-    return stream ? &FusedRowsKernel<Op, kIn, kOut, true> : &FusedRowsKernel<Op, kIn, kOut, false>;
-}
-
-template <class Op, ElementType kIn>
-FusedRowsFunction ChooseFusedRowsOut(ElementType out, bool stream) {
-    switch (out) {
-        case ElementType::kFloat16: return ChooseFusedRowsStream<Op, kIn, ElementType::kFloat16>(stream);
-        case ElementType::kBFloat16: return ChooseFusedRowsStream<Op, kIn, ElementType::kBFloat16>(stream);
-        default: return ChooseFusedRowsStream<Op, kIn, ElementType::kFloat32>(stream);
-    }
-}
-
 template <class Op>
 FusedRowsFunction ChooseFusedRows(ElementType in, ElementType out, bool stream) {
-    switch (in) {
-        case ElementType::kFloat16: return ChooseFusedRowsOut<Op, ElementType::kFloat16>(out, stream);
-        case ElementType::kBFloat16: return ChooseFusedRowsOut<Op, ElementType::kBFloat16>(out, stream);
-        default: return ChooseFusedRowsOut<Op, ElementType::kFloat32>(out, stream);
-    }
+    return WithElementType(in, [&](auto in_type) {
+        return WithElementType(out, [&](auto out_type) -> FusedRowsFunction {
+            constexpr ElementType kIn = decltype(in_type)::value, kOut = decltype(out_type)::value;
+            return stream ? &FusedRowsKernel<Op, kIn, kOut, true> : &FusedRowsKernel<Op, kIn, kOut, false>;
+        });
+    });
 }
 
 // ---- the blocked path --------------------------------------------------------------------------------------
@@ -643,23 +630,10 @@ void BlockedTile(const KernelConfig& config, const Tile& tile, SumAccumulator* s
 
 // ---- the choice, made in phase 1 ---------------------------------------------------------------------------
 
-template <class Op, ElementType kIn>
-TileKernel ChooseFusedOut(ElementType out) {
-    switch (out) {
-        case ElementType::kFloat16: return &FusedTile<Op, kIn, ElementType::kFloat16>;
-        case ElementType::kBFloat16: return &FusedTile<Op, kIn, ElementType::kBFloat16>;
-        default: return &FusedTile<Op, kIn, ElementType::kFloat32>;
-    }
-}
-
 template <class Op>
 TileKernel ChooseFusedSum(ElementType in) {
 #if ACLNN_CPU_SUM_LANE_VECTORS
-    switch (in) {
-        case ElementType::kFloat16: return &FusedSumTile<Op, ElementType::kFloat16>;
-        case ElementType::kBFloat16: return &FusedSumTile<Op, ElementType::kBFloat16>;
-        default: return &FusedSumTile<Op, ElementType::kFloat32>;
-    }
+    return WithElementType(in, [](auto in_type) -> TileKernel { return &FusedSumTile<Op, decltype(in_type)::value>; });
 #else
     (void)in;
     return &BlockedTile<Op>;
@@ -678,11 +652,11 @@ TileKernel ChooseTileKernel(const KernelConfig& config, bool fusable) {
 #else
     if (!fusable) return &BlockedTile<Op>;
     if (config.output == OutputMode::kSum) return ChooseFusedSum<Op>(config.types[0]);
-    switch (config.types[0]) {
-        case ElementType::kFloat16: return ChooseFusedOut<Op, ElementType::kFloat16>(config.out_type());
-        case ElementType::kBFloat16: return ChooseFusedOut<Op, ElementType::kBFloat16>(config.out_type());
-        default: return ChooseFusedOut<Op, ElementType::kFloat32>(config.out_type());
-    }
+    return WithElementType(config.types[0], [&](auto in_type) {
+        return WithElementType(config.out_type(), [](auto out_type) -> TileKernel {
+            return &FusedTile<Op, decltype(in_type)::value, decltype(out_type)::value>;
+        });
+    });
 #endif
 }
 
