@@ -16,6 +16,7 @@
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_soft_margin_loss.h"
+#include "sanitizers.h"
 
 namespace {
 
@@ -25,17 +26,7 @@ void ExpectMessage(const char* part) {
     EXPECT_NE(std::string(message).find(part), std::string::npos) << "\"" << message << "\" lacks \"" << part << "\"";
 }
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool kInstrumented = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-constexpr bool kInstrumented = true;
-#else
-constexpr bool kInstrumented = false;
-#endif
-#else
-constexpr bool kInstrumented = false;
-#endif
+constexpr bool kInstrumented = test_support::kAddressSanitizer || test_support::kThreadSanitizer;
 
 // A large elementwise loss: its inputs, out, and a way to put it on a stream.
 class BusyWork {

@@ -14,6 +14,7 @@
 #include "aclnnop/aclnn_soft_margin_loss_backward.h"
 #include "random_cases.h"
 #include "reference.h"
+#include "sanitizers.h"
 #include "operator_harness.h"
 
 namespace {
@@ -309,18 +310,6 @@ TEST(TransposedFusedRows, RowConstantGradientAndStreamedOut) {
 // QEMU_CPU set, as scripts/run_tests_aarch64.sh does) or under ThreadSanitizer each 16 MiB run costs seconds
 // per target -- the instrumented operator, not the set-up, made this test most of the TSan suite's time --
 // so there only the most misaligned offset is tried (the other builds try all three on the same targets).
-#if defined(__SANITIZE_THREAD__)
-constexpr bool kThreadSanitizer = true;
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-constexpr bool kThreadSanitizer = true;
-#else
-constexpr bool kThreadSanitizer = false;
-#endif
-#else
-constexpr bool kThreadSanitizer = false;
-#endif
-
 TEST(Layouts, LargeOutputsAtAnyAlignment) {
     const bool slow_runs = kThreadSanitizer || std::getenv("QEMU_CPU") != nullptr;
     const std::vector<int64_t> offsets = slow_runs ? std::vector<int64_t>{1} : std::vector<int64_t>{1, 16, 24};
