@@ -22,6 +22,9 @@ namespace {
 using namespace test_support;
 
 const Uniform kValues{6.0};
+// Storage that every run overwrites starts as -1 rather than random values: cheaper under qemu and the
+// sanitizers, where the large tests' set-up can cost more than the operator.
+const auto kMinusOne = [](std::mt19937_64&) { return -1.0; };
 
 TEST(Layouts, StorageOutsideOutsViewIsUntouched) {
     std::mt19937_64 rng(21);
@@ -281,22 +284,19 @@ INSTANTIATE_TEST_SUITE_P(Dtypes, TransposedBlocks,
 TEST(TransposedFusedRows, RowConstantGradientAndStreamedOut) {
     std::mt19937_64 rng(82);
     const int64_t rows = 1030, columns = 4102;  // 4.2M fp32 results, 16.9 MB
-    // Storage that every run overwrites starts as -1 rather than random values: cheaper under qemu and the
-    // sanitizers, where this test's set-up costs more than the operator.
-    auto minus_one = [](std::mt19937_64&) { return -1.0; };
     DeviceTensor grad(Dense({rows, 1}, ACL_FLOAT), rng, kValues);
     DeviceTensor self(Dense({rows, columns}, ACL_FLOAT), rng, kValues);
     DeviceTensor target(Dense({columns}, ACL_FLOAT), rng, kValues);
-    DeviceTensor out(Dense({rows, columns}, ACL_FLOAT), rng, minus_one);
+    DeviceTensor out(Dense({rows, columns}, ACL_FLOAT), rng, kMinusOne);
     setenv("ACLNN_CPU_NUM_THREADS", "2", 1);
     ASSERT_EQ(RunSoftMarginLossBackward(grad.tensor(), self.tensor(), target.tensor(), 0, out.tensor()), 0);
     TensorSpec transposed = Dense({rows, columns}, ACL_FLOAT);
     transposed.strides = {1, rows};
-    DeviceTensor self2(transposed, rng, minus_one);
+    DeviceTensor self2(transposed, rng, kMinusOne);
     for (int64_t r = 0; r < rows; ++r)
         for (int64_t c = 0; c < columns; ++c) self2.SetStorage(c * rows + r, self.HostValue(r * columns + c));
     self2.Upload();
-    DeviceTensor out2(Dense({rows, columns}, ACL_FLOAT), rng, minus_one);
+    DeviceTensor out2(Dense({rows, columns}, ACL_FLOAT), rng, kMinusOne);
     ASSERT_EQ(RunSoftMarginLossBackward(grad.tensor(), self2.tensor(), target.tensor(), 0, out2.tensor()), 0);
     unsetenv("ACLNN_CPU_NUM_THREADS");
     EXPECT_EQ(out2.Download(), out.Download());
@@ -320,18 +320,17 @@ TEST(Layouts, LargeOutputsAtAnyAlignment) {
             state = state * 1664525u + 1013904223u;
             return static_cast<double>(state >> 8) * (16.0 / 16777216.0) - 8.0;
         };
-        auto minus_one = [](std::mt19937_64&) { return -1.0; };
         const int64_t n = (int64_t{16} << 20) / ElementSize(type) + 77;
         DeviceTensor grad(Dense({n}, type), rng, cheap_values);
         DeviceTensor self(Dense({n}, type), rng, cheap_values);
         DeviceTensor target(Dense({n}, type), rng, cheap_values);
-        DeviceTensor aligned(Dense({n}, type), rng, minus_one);
+        DeviceTensor aligned(Dense({n}, type), rng, kMinusOne);
         ASSERT_EQ(RunSoftMarginLossBackward(grad.tensor(), self.tensor(), target.tensor(), 0, aligned.tensor()), 0);
         const std::vector<uint8_t> expected = aligned.Download();
         for (int64_t offset : offsets) {
             TensorSpec spec = Dense({n}, type);
             spec.offset = offset;
-            DeviceTensor out(spec, rng, minus_one);
+            DeviceTensor out(spec, rng, kMinusOne);
             ASSERT_EQ(RunSoftMarginLossBackward(grad.tensor(), self.tensor(), target.tensor(), 0, out.tensor()), 0);
             const std::vector<uint8_t> got = out.Download();
             const size_t before = static_cast<size_t>(offset * ElementSize(type));
