@@ -12,6 +12,7 @@ if [[ $(uname -m) == aarch64 ]]; then
     exec scripts/run_tests.sh
 fi
 
+echo "== the aarch64 cross build (and its packages)"
 scripts/install_deps.sh
 arm_packages=(g++-aarch64-linux-gnu qemu-user libhwy-dev:arm64 libgtest-dev:arm64 libgomp1:arm64
               libbenchmark-dev:arm64)
