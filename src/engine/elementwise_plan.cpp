@@ -55,18 +55,16 @@ bool BytesIntersect(const char* a_begin, const char* a_end, const char* b_begin,
     return a_begin < b_end && b_begin < a_end;
 }
 
-// Whether every tile can take the fused path: the inputs share one dtype and are contiguous or constant
-// along rows, and out is contiguous along rows (a sum's dense order always is). Tiles of one iteration shape
-// all have the same strides.
+// Whether every tile can take the fused path: each input is contiguous (in its own dtype) or constant along
+// rows, and out is contiguous along rows (a sum's dense order always is). Tiles of one iteration shape all have
+// the same strides. The operator's chooser still sends what its fused instances do not cover (a sum of mixed
+// dtypes) to the blocked path.
 bool Fusable(const kernels::KernelConfig& config, const IterationShape& shape) {
     const int inputs = config.num_inputs;
     const int inner = shape.ndim - 1;
-    for (int k = 1; k < inputs; ++k)
-        if (config.types[k] != config.types[0]) return false;
-    const int64_t in_size = kernels::ElementSize(config.types[0]);
     for (int k = 0; k < inputs; ++k) {
         const int64_t stride = shape.byte_strides[k][inner];
-        if (stride != 0 && stride != in_size) return false;
+        if (stride != 0 && stride != kernels::ElementSize(config.types[k])) return false;
     }
     return config.output == OutputMode::kSum ||
            shape.byte_strides[inputs][inner] == kernels::ElementSize(config.out_type());

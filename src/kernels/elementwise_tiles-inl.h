@@ -13,10 +13,11 @@
 // out's dtype, or add it to the sum.
 //
 // A tile (Tile: the two innermost dims of the iteration) goes one of two ways, chosen in phase 1:
-//   fused   -- every input is contiguous or constant along rows, all inputs share one dtype and out is
-//              contiguous along rows (or the values are summed): rows go straight from memory through the
-//              functor to memory, or into float64 sums held in registers, with the dtypes as template
-//              arguments (and BFLOAT16 in even/odd pairs);
+//   fused   -- every input is contiguous or constant along rows and out is contiguous along rows (or the
+//              values are summed): rows go straight from memory through the functor to memory, or into
+//              float64 sums held in registers, with the dtypes as template arguments (and BFLOAT16 in even/odd
+//              pairs); inputs of different dtypes are stored through one instance that loads each in its
+//              own (kMixedTypes), and summed through the blocked path;
 //   blocked -- anything else: blocks of kBlock elements, each input widened into an L1 buffer (gathered first
 //              when strided), computed, then narrowed and stored or scattered, or summed.
 // Tails are padded to whole vectors, so every element meets exactly the same instructions wherever it lies:
@@ -49,7 +50,11 @@ HWY_BEFORE_NAMESPACE();
 namespace aclnn_cpu::kernels::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-constexpr int64_t kBlock = 512;  // elements per block: 2 KiB per fp32 buffer; all buffers stay in L1
+constexpr int64_t kBlock = 512;
+
+// The kIn of a fused instance whose inputs have different dtypes, read from the KernelConfig at run time (not
+// an element type: no operand has it).
+constexpr ElementType kMixedTypes = static_cast<ElementType>(0xff);  // elements per block: 2 KiB per fp32 buffer; all buffers stay in L1
 
 // The functor applied to its inputs, input(k) giving the k-th as an fp32 vector. The inputs come from a
 // function, not an array: SVE's vector types are sizeless, and C++ allows them in neither arrays nor structs,
@@ -110,7 +115,8 @@ HWY_INLINE void ApplyToFour(DF df, Input&& input, int64_t i, int64_t step, Consu
 // ---- the fused path ----------------------------------------------------------------------------------------
 
 // Rows of a tile in which every input is contiguous along the row or constant along it (one value per row),
-// all inputs have dtype kIn, and out is contiguous along the row with dtype kOut (a sum has no out).
+// all inputs have dtype kIn (or each its own, kIn = kMixedTypes), and out is contiguous along the row with
+// dtype kOut (a sum has no out).
 struct FusedRows {
     const char* in[kMaxInputs];    // first element of the first row
     int64_t in_outer[kMaxInputs];  // bytes from one row to the next
@@ -127,12 +133,11 @@ struct FusedRows {
 // hoists the broadcast out of the loops.
 template <class Op, ElementType kIn>
 struct RowInputs {
-    static constexpr int64_t kInSize = kIn == ElementType::kFloat32 ? 4 : 2;
-
     RowInputs(const KernelConfig& config, const FusedRows& a, int64_t row) : rows(a), scale(config.input_scale) {
         for (int k = 0; k < Op::kInputs; ++k) {
+            type[k] = kIn == kMixedTypes ? config.types[k] : kIn;
             p[k] = a.in[k] + row * a.in_outer[k];
-            constant[k] = a.in_constant[k] ? ElementAsFloat(kIn, p[k]) : 0.0f;
+            constant[k] = a.in_constant[k] ? ElementAsFloat(type[k], p[k]) : 0.0f;
         }
         if constexpr (Op::kScaledInput >= 0) {
             const bool scaled = config.input_scale != 1.0f;
@@ -145,7 +150,7 @@ struct RowInputs {
     HWY_INLINE hn::Vec<DF> Load(int k, const char* const* from, int64_t i) const {
         const DF df;
         if (rows.in_constant[k]) return hn::Set(df, constant[k]);
-        const auto v = LoadAsFloat(df, kIn, from[k] + i * kInSize);
+        const auto v = LoadAsFloat(df, Type(k), from[k] + i * InSize(k));
         if constexpr (Op::kScaledInput >= 0) {
             if (k == Op::kScaledInput && scale_each) return hn::Mul(v, hn::Set(df, scale));
         }
@@ -160,11 +165,15 @@ struct RowInputs {
                  const char** tails) const {
         for (int k = 0; k < Op::kInputs; ++k) {
             tails[k] = tail[k];
-            if (!rows.in_constant[k]) std::memcpy(tail[k], p[k] + i * kInSize, static_cast<size_t>(count * kInSize));
+            if (!rows.in_constant[k]) std::memcpy(tail[k], p[k] + i * InSize(k), static_cast<size_t>(count * InSize(k)));
         }
     }
+    // Input k's dtype and element size: constants of the instance, except with mixed dtypes.
+    HWY_INLINE ElementType Type(int k) const { return kIn == kMixedTypes ? type[k] : kIn; }
+    HWY_INLINE int64_t InSize(int k) const { return ElementSize(Type(k)); }
 
     const FusedRows& rows;
+    ElementType type[kMaxInputs];
     const char* p[kMaxInputs];
     float constant[kMaxInputs];
     float scale;
@@ -176,8 +185,9 @@ void FusedRowsKernel(const KernelConfig& config, const FusedRows& a) {
     const DF df;
     const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
     constexpr int64_t kOutSize = kOut == ElementType::kFloat32 ? 4 : 2;
-    // The inputs' common dtype is the promote type; rounding to it is implied when out has it too.
-    constexpr bool kRound = kIn != ElementType::kFloat32 && kIn != kOut;
+    // Results are rounded to the inputs' promote type (one dtype: that dtype), which out having it implies.
+    const ElementType promote = kIn == kMixedTypes ? config.promote : kIn;
+    const bool round = promote != ElementType::kFloat32 && promote != kOut;
     constexpr bool kStreamHere = kStream && (kOut == ElementType::kFloat32 || kCanStream16);
     const int64_t full = a.count / lanes * lanes;
     const int64_t rest = a.count - full;
@@ -193,7 +203,7 @@ void FusedRowsKernel(const KernelConfig& config, const FusedRows& a) {
         // than one vector at a time; the same exact widening and RNE narrowing, so the same bits).
         if constexpr (kIn == ElementType::kBFloat16 && kOut == ElementType::kBFloat16) {
             constexpr int kScaled = Op::kScaledInput;
-            constexpr int64_t kInSize = RowInputs<Op, kIn>::kInSize;
+            constexpr int64_t kInSize = 2;
             const hn::Repartition<uint16_t, DF> du16;
             const bool hardware_bf16 = CpuHasAvx512Bf16();
             // A pair fills a whole vector: twice the alignment the caller checked for single vectors.
@@ -220,9 +230,9 @@ void FusedRowsKernel(const KernelConfig& config, const FusedRows& a) {
         for (; i + 2 * lanes <= full; i += 2 * lanes) {
             ApplyToTwo<Op>(df, [&](int k, int64_t at) { return inputs.Load(k, p, at); }, i, i + lanes,
                            [&](hn::Vec<DF> r, hn::Vec<DF> r2) {
-                               if (kRound) {
-                                   r = RoundToType(df, kIn, r);
-                                   r2 = RoundToType(df, kIn, r2);
+                               if (round) {
+                                   r = RoundToType(df, promote, r);
+                                   r2 = RoundToType(df, promote, r2);
                                }
                                StoreAsType<kStreamHere>(df, kOut, r, out + i * kOutSize);
                                StoreAsType<kStreamHere>(df, kOut, r2, out + (i + lanes) * kOutSize);
@@ -230,7 +240,7 @@ void FusedRowsKernel(const KernelConfig& config, const FusedRows& a) {
         }
         for (; i < full; i += lanes) {
             auto r = inputs.Apply(p, i);
-            if (kRound) r = RoundToType(df, kIn, r);
+            if (round) r = RoundToType(df, promote, r);
             StoreAsType<kStreamHere>(df, kOut, r, out + i * kOutSize);
         }
         if (rest == 0) continue;
@@ -238,7 +248,7 @@ void FusedRowsKernel(const KernelConfig& config, const FusedRows& a) {
         const char* tails[kMaxInputs];
         inputs.CopyEnd(full, rest, tail_in, tails);
         auto r = inputs.Apply(tails, 0);
-        if (kRound) r = RoundToType(df, kIn, r);
+        if (round) r = RoundToType(df, promote, r);
         StoreAsType<false>(df, kOut, r, tail_out);
         std::memcpy(out + full * kOutSize, tail_out, static_cast<size_t>(rest * kOutSize));
     }
@@ -262,7 +272,6 @@ void FusedSumRowsKernel(const KernelConfig& config, const FusedRows& a, int64_t 
     constexpr int kInputs = Op::kInputs;
     const DF df;
     constexpr int64_t kLanes = static_cast<int64_t>(hn::MaxLanes(DF()));
-    constexpr int64_t kInSize = RowInputs<Op, kIn>::kInSize;
     constexpr int64_t kSlots = SumLaneVectors::kSlots;
     // Four independent vectors per step (see FusedRowsKernel): a whole number of groups on every target.
     constexpr int64_t kStep = 4 * kLanes;
@@ -292,9 +301,10 @@ void FusedSumRowsKernel(const KernelConfig& config, const FusedRows& a, int64_t 
             for (; i + kStep <= groups_end; i += kStep) {
                 for (int k = 0; k < kInputs; ++k) {
                     if (a.in_constant[k]) continue;
-                    const char* ahead = p[k] + i * kInSize + kSumPrefetchBytes;
+                    const int64_t in_size = inputs.InSize(k);
+                    const char* ahead = p[k] + i * in_size + kSumPrefetchBytes;
                     // Past the input's end these only name lines that are never read: prefetches do not fault.
-                    for (int64_t b = 0; b < kStep * kInSize; b += kCacheLine)
+                    for (int64_t b = 0; b < kStep * in_size; b += kCacheLine)
                         PrefetchLine<PrefetchTo::kL1>(ahead + b);
                 }
                 ApplyToFour<Op>(df, [&](int k, int64_t at) { return inputs.Load(k, p, at); }, i, kLanes,
@@ -317,9 +327,10 @@ void FusedSumRowsKernel(const KernelConfig& config, const FusedRows& a, int64_t 
 // first row, the whole rows, a partial last row -- or a single run where every operand continues seamlessly
 // from one row to the next (row 0, columns up to tile.last).
 template <int kInputs, class Run>
-HWY_INLINE void ForEachFusedRun(const Tile& tile, int64_t in_size, int64_t out_size, Run&& run) {
+HWY_INLINE void ForEachFusedRun(const KernelConfig& config, const Tile& tile, int64_t out_size, Run&& run) {
     bool seamless = tile.outer_stride[kInputs] == tile.inner_size * out_size;
     for (int k = 0; k < kInputs; ++k) {
+        const int64_t in_size = ElementSize(config.types[k]);
         seamless = seamless && (tile.inner_stride[k] == 0 ? tile.outer_stride[k] == 0
                                                            : tile.outer_stride[k] == tile.inner_size * in_size);
     }
@@ -365,8 +376,7 @@ void FusedTile(const KernelConfig& config, const Tile& tile, SumAccumulator* /*s
     const DF df;
     const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
     const int64_t out_size = ElementSize(kOut);
-    ForEachFusedRun<kInputs>(tile, ElementSize(kIn), out_size, [&](int64_t row, int64_t column, int64_t rows,
-                                                                  int64_t count) {
+    ForEachFusedRun<kInputs>(config, tile, out_size, [&](int64_t row, int64_t column, int64_t rows, int64_t count) {
         FusedRows a = FusedRun<kInputs>(tile, row, column, rows, count);
         a.out = tile.origin[kInputs] + row * tile.outer_stride[kInputs] + column * out_size;
         a.out_outer = tile.outer_stride[kInputs];
@@ -389,8 +399,8 @@ void FusedTile(const KernelConfig& config, const Tile& tile, SumAccumulator* /*s
 template <class Op, ElementType kIn>
 void FusedSumTile(const KernelConfig& config, const Tile& tile, SumAccumulator* sums) {
     constexpr int kInputs = Op::kInputs;
-    ForEachFusedRun<kInputs>(tile, ElementSize(kIn), sizeof(float), [&](int64_t row, int64_t column, int64_t rows,
-                                                                        int64_t count) {
+    ForEachFusedRun<kInputs>(config, tile, sizeof(float), [&](int64_t row, int64_t column, int64_t rows,
+                                                              int64_t count) {
         const int64_t linear = tile.linear_origin + row * tile.inner_size + column;
         FusedSumRowsKernel<Op, kIn>(config, FusedRun<kInputs>(tile, row, column, rows, count), linear,
                                     tile.inner_size, sums);
@@ -651,7 +661,16 @@ TileKernel ChooseTileKernel(const KernelConfig& config, bool fusable) {
     return &BlockedTile<Op>;
 #else
     if (!fusable) return &BlockedTile<Op>;
-    if (config.output == OutputMode::kSum) return ChooseFusedSum<Op>(config.types[0]);
+    bool one_type = true;
+    for (int k = 1; k < config.num_inputs; ++k) one_type = one_type && config.types[k] == config.types[0];
+    if (config.output == OutputMode::kSum) return one_type ? ChooseFusedSum<Op>(config.types[0]) : &BlockedTile<Op>;
+    if (!one_type) {
+        // Inputs of different dtypes: each loaded in its own (a branch per load, taken the same way all along,
+        // before the functor's branch-free stretch).
+        return WithElementType(config.out_type(), [](auto out_type) -> TileKernel {
+            return &FusedTile<Op, kMixedTypes, decltype(out_type)::value>;
+        });
+    }
     return WithElementType(config.types[0], [&](auto in_type) {
         return WithElementType(config.out_type(), [](auto out_type) -> TileKernel {
             return &FusedTile<Op, decltype(in_type)::value, decltype(out_type)::value>;
