@@ -50,11 +50,11 @@ HWY_BEFORE_NAMESPACE();
 namespace aclnn_cpu::kernels::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-constexpr int64_t kBlock = 512;
+constexpr int64_t kBlock = 512;  // elements per block: 2 KiB per fp32 buffer; all buffers stay in L1
 
 // The kIn of a fused instance whose inputs have different dtypes, read from the KernelConfig at run time (not
 // an element type: no operand has it).
-constexpr ElementType kMixedTypes = static_cast<ElementType>(0xff);  // elements per block: 2 KiB per fp32 buffer; all buffers stay in L1
+constexpr ElementType kMixedTypes = static_cast<ElementType>(0xff);
 
 // The functor applied to its inputs, input(k) giving the k-th as an fp32 vector. The inputs come from a
 // function, not an array: SVE's vector types are sizeless, and C++ allows them in neither arrays nor structs,
