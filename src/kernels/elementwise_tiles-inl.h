@@ -258,8 +258,11 @@ void FusedRowsKernel(const KernelConfig& config, const FusedRows& a) {
 // How far ahead of its loads a summed row asks for its input lines. A sum only reads, and with a few dozen
 // vector instructions between one line's loads and the next the demand loads (and the hardware prefetchers
 // they train) keep too few lines in flight to reach the memory's speed: without these requests the forward
-// mean ran at 0.79 of the 2-read sum loop, with them at 0.90-1.00. 2 KiB per input; 1-8 KiB measured alike.
-constexpr int64_t kSumPrefetchBytes = 2048;
+// mean ran at 0.79 of the 2-read sum loop, with them at 0.90-1.00 (Xeon guest). 8 KiB per input: on the Zen 5
+// guest, whose core streams three times the bytes, 2 KiB ahead is less than the memory's latency times its
+// rate (paired at 16M, one thread: 0.80-0.85 of the loop with 2 KiB, 0.84-0.90 with 4, 0.87-0.91 with 8 or 16,
+// and 8 KiB into L2 alike). 16 KiB ahead for two inputs stays well inside a 48 KiB L1.
+constexpr int64_t kSumPrefetchBytes = 8192;
 
 // Rows summed: each result goes to its lane (linear index % kSumLanes) in increasing index order, as in
 // AccumulateSums -- the same additions, so the same bits as the blocked path -- but straight from the functor
