@@ -373,6 +373,65 @@ TEST(Reduction, SameBitsForEveryLayoutAndThreadCount) {
     }
 }
 
+// Long rows (the fused sum widens them by moving bits, kernels/sum_accumulation-inl.h, and adds a row again
+// by converting where that cannot represent a value or a lane) against the blocked path (a transposed self),
+// which converts: the same bits for mean and sum. Products of every kind -- near, far, subnormal and zero
+// losses, losses near 1e30 -- and then each of: a t = -inf (an infinite term), a NaN self, and losses of
+// 3e38 that take one lane past 2^127.
+TEST(Reduction, LongRowsOfEveryKindOfLossSumLikeTheBlockedPath) {
+    const int64_t rows = 4, columns = 3001;
+    const int64_t n = rows * columns;
+    std::mt19937_64 rng(22);
+    std::vector<double> products(n);
+    for (double& t : products) {
+        switch (rng() % 6) {
+            case 0: t = 88.0 + static_cast<double>(rng() % 1600) / 100; break;   // subnormal losses
+            case 1: t = 104.0 + static_cast<double>(rng() % 100); break;        // zero losses
+            case 2: t = -std::ldexp(1.0 + static_cast<double>(rng() % 1000) / 1000, 99); break;  // ~1e30
+            case 3: t = 15.75 + static_cast<double>(rng() % 5000) / 100; break;  // far
+            default: t = static_cast<double>(rng() % 3200) / 100 - 16; break;   // near
+        }
+    }
+    for (int variant = 0; variant < 4; ++variant) {
+        std::vector<double> x = products;
+        if (variant == 1) x[static_cast<size_t>(rng() % n)] = -INFINITY;
+        if (variant == 2) x[static_cast<size_t>(rng() % n)] = std::nan("");
+        if (variant == 3) {
+            for (int64_t k = 0; k < 8; ++k) x[static_cast<size_t>(5 * columns / 4 + 16 * k)] = -3e38;  // one lane
+        }
+        DeviceTensor self_fused(Dense({rows, columns}, ACL_FLOAT), rng, kValues);
+        TensorSpec transposed = Dense({rows, columns}, ACL_FLOAT);
+        transposed.strides = {1, rows};
+        DeviceTensor self_blocked(transposed, rng, kValues);
+        DeviceTensor target(Dense({}, ACL_FLOAT), rng, kValues);
+        for (int64_t r = 0; r < rows; ++r) {
+            for (int64_t c = 0; c < columns; ++c) {
+                self_fused.SetStorage(r * columns + c, x[static_cast<size_t>(r * columns + c)]);
+                self_blocked.SetStorage(c * rows + r, x[static_cast<size_t>(r * columns + c)]);
+            }
+        }
+        target.SetStorage(0, 1.0);
+        for (DeviceTensor* t : {&self_fused, &self_blocked, &target}) t->Upload();
+        for (int64_t reduction : {1, 2}) {
+            DeviceTensor fused(Dense({}, ACL_FLOAT), rng, kValues);
+            DeviceTensor blocked(Dense({}, ACL_FLOAT), rng, kValues);
+            ASSERT_EQ(RunSoftMarginLoss(self_fused.tensor(), target.tensor(), reduction, fused.tensor()), 0);
+            ASSERT_EQ(RunSoftMarginLoss(self_blocked.tensor(), target.tensor(), reduction, blocked.tensor()), 0);
+            EXPECT_EQ(fused.Download(), blocked.Download()) << "variant " << variant << " reduction " << reduction;
+            const std::string failure = CheckReduction(self_fused, target, reduction, fused);
+            EXPECT_TRUE(failure.empty()) << failure << " variant " << variant << " reduction " << reduction;
+            const double got = ReadScalar(fused);
+            if (variant == 0) {
+                EXPECT_TRUE(std::isfinite(got) && got > 0.0) << got;
+            } else if (variant == 2) {
+                EXPECT_TRUE(std::isnan(got)) << got;
+            } else {
+                EXPECT_EQ(got, INFINITY) << "variant " << variant;
+            }
+        }
+    }
+}
+
 // A target constant along each row ([rows, 1]) is read once per row by the fused sum; summed, it gives the
 // same bits as the same values materialised beside a transposed self (the blocked path), on 1 and 2 threads.
 // Rows of 1201 elements start at every offset within the 16 sum lanes.

@@ -29,6 +29,9 @@ namespace hn = hwy::HWY_NAMESPACE;
 struct SoftMarginLoss {
     static constexpr int kInputs = 2;        // self, target
     static constexpr int kScaledInput = -1;  // none: mean divides the sum, not an input
+    // Every loss is >= +0 or NaN (softplus >= +0, minus min(0, t) <= +0): its sums widen by moving bits
+    // (kernels/sum_accumulation-inl.h, Widening::kScaledBits).
+    static constexpr bool kNonNegativeResults = true;
 
     // The loss of one product t = target * self.
     template <class D>
