@@ -298,6 +298,10 @@ HWY_INLINE void AddGroupsOfRow(const FusedRows& a, const RowInputs<Op, kIn>& inp
     constexpr int64_t kStep = 4 * kLanes;
     static_assert(kStep % kSumLanes == 0, "a step is a whole number of groups");
     HWY_ALIGN float waiting[kSumRingSteps][kStep];
+    // Adds a step's four waiting result vectors, in order.
+    auto add_step = [&](const float* results) {
+        for (int v = 0; v < 4; ++v) lanes->Add(v % kSlots, hn::Load(df, results + v * kLanes));
+    };
     const char* const* p = inputs.p;
     int64_t i = from;
     int64_t step = 0;
@@ -313,18 +317,14 @@ HWY_INLINE void AddGroupsOfRow(const FusedRows& a, const RowInputs<Op, kIn>& inp
         ApplyToFour<Op>(df, [&](int k, int64_t at) { return inputs.Load(k, p, at); }, i, kLanes,
                         [&](hn::Vec<DF> r0, hn::Vec<DF> r1, hn::Vec<DF> r2, hn::Vec<DF> r3) {
                             // The step kSumRingSteps back first, then this one in its place.
-                            if (step >= kSumRingSteps) {
-                                for (int v = 0; v < 4; ++v) lanes->Add(v % kSlots, hn::Load(df, slot + v * kLanes));
-                            }
+                            if (step >= kSumRingSteps) add_step(slot);
                             hn::Store(r0, df, slot);
                             hn::Store(r1, df, slot + kLanes);
                             hn::Store(r2, df, slot + 2 * kLanes);
                             hn::Store(r3, df, slot + 3 * kLanes);
                         });
     }
-    for (int64_t s = std::max<int64_t>(step - kSumRingSteps, 0); s < step; ++s) {
-        for (int v = 0; v < 4; ++v) lanes->Add(v % kSlots, hn::Load(df, waiting[s % kSumRingSteps] + v * kLanes));
-    }
+    for (int64_t s = std::max<int64_t>(step - kSumRingSteps, 0); s < step; ++s) add_step(waiting[s % kSumRingSteps]);
     for (; i < to; i += kLanes) lanes->Add((i - from) / kLanes % kSlots, inputs.Apply(p, i));
 }
 

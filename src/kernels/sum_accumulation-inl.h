@@ -129,9 +129,9 @@ public:
             for (int64_t v = 0; v < kVectors; ++v) hn::Store(lane_[v], DD(), sums->lanes + v * kPerVector);
         } else {
             const DD dd;
-            auto in_range = hn::Lt(lane_[0], hn::Set(dd, ScaledBits::kStoreLimit));
-            for (int64_t v = 1; v < kVectors; ++v)
-                in_range = hn::And(in_range, hn::Lt(lane_[v], hn::Set(dd, ScaledBits::kStoreLimit)));
+            const auto limit = hn::Set(dd, ScaledBits::kStoreLimit);
+            auto in_range = hn::Lt(lane_[0], limit);
+            for (int64_t v = 1; v < kVectors; ++v) in_range = hn::And(in_range, hn::Lt(lane_[v], limit));
             if (!hn::AllTrue(dd, in_range)) return false;
             HWY_ALIGN double scaled[kSumLanes];
             for (int64_t v = 0; v < kVectors; ++v) hn::Store(lane_[v], dd, scaled + v * kPerVector);
