@@ -8,7 +8,11 @@
 //
 // Paired benchmarks (pair/...): the two sides of each target's ratio run alternately within one benchmark,
 // and the ratio is taken over the same seconds. This machine's memory bandwidth drifts by tens of percent
-// from one second to the next, which makes ratios of separately timed benchmarks unreliable.
+// from one second to the next, which makes ratios of separately timed benchmarks unreliable. A plain loop
+// paired with an operator runs over the operator's own buffers: with separate allocations the ratio also
+// depended on where each landed in physical memory (the forward mean at 64M, one thread, on the Zen 5 guest:
+// 0.79-0.84 in four processes against 0.86-0.91 in eleven with shared buffers; within one process it moved
+// by about 1%).
 #include <benchmark/benchmark.h>
 #include <unistd.h>
 
@@ -29,6 +33,8 @@
 namespace {
 
 using Factory = std::function<std::unique_ptr<bench::Workload>()>;
+// The second side of a pair, made knowing the first (a comparison loop borrows its buffers).
+using PartnerFactory = std::function<std::unique_ptr<bench::Workload>(const bench::Workload& first)>;
 
 void BM_Single(benchmark::State& state, const Factory& make) {
     auto workload = make();
@@ -42,9 +48,9 @@ void BM_Single(benchmark::State& state, const Factory& make) {
 }
 
 // Runs a and b alternately; reports each one's rates and ratio = rate(a) / rate(b), by elements or bytes.
-void BM_Paired(benchmark::State& state, const Factory& make_a, const Factory& make_b, bool by_bytes) {
+void BM_Paired(benchmark::State& state, const Factory& make_a, const PartnerFactory& make_b, bool by_bytes) {
     auto a = make_a();
-    auto b = make_b();
+    auto b = make_b(*a);
     if (!a->error().empty() || !b->error().empty()) {
         state.SkipWithError((a->error() + b->error()).c_str());
         return;
@@ -226,48 +232,53 @@ int main(int argc, char** argv) {
             auto op = [=](const char* variant, aclDataType type) {
                 return Factory([=] { return bench::MakeOperator(variant, type, n, threads); });
             };
-            auto pair = [&](const std::string& name, Factory a, Factory b, bool by_bytes) {
+            // A second side that does not need the first.
+            auto alone = [](Factory make) { return PartnerFactory([=](const bench::Workload&) { return make(); }); };
+            // A plain loop over the first side's own buffers.
+            auto loop = [=](int reads) {
+                return PartnerFactory(
+                    [=](const bench::Workload& first) { return bench::MakePlainLoop(reads, 4, n, threads, &first); });
+            };
+            auto pair = [&](const std::string& name, Factory a, PartnerFactory b, bool by_bytes) {
                 benchmark::RegisterBenchmark(Name("pair/" + name, n, threads).c_str(), BM_Paired, std::move(a),
                                              std::move(b), by_bytes)
                     ->UseRealTime()
                     ->MinTime(1.0);
             };
-            pair("f32_vs_loop3r1w", op("full", ACL_FLOAT), [=] { return bench::MakePlainLoop(3, 4, n, threads); },
-                 true);
-            pair("scalar_grad_vs_loop2r1w", op("scalar_grad", ACL_FLOAT),
-                 [=] { return bench::MakePlainLoop(2, 4, n, threads); }, true);
-            pair("bf16_vs_f32", op("full", ACL_BF16), op("full", ACL_FLOAT), false);
-            pair("f16_vs_f32", op("full", ACL_FLOAT16), op("full", ACL_FLOAT), false);
-            pair("broadcast_target_vs_full", op("broadcast_target", ACL_FLOAT), op("full", ACL_FLOAT), false);
-            pair("f32_vs_composite", op("full", ACL_FLOAT), [=] { return bench::MakeComposite(n, threads, true); },
-                 false);
+            pair("f32_vs_loop3r1w", op("full", ACL_FLOAT), loop(3), true);
+            pair("scalar_grad_vs_loop2r1w", op("scalar_grad", ACL_FLOAT), loop(2), true);
+            pair("bf16_vs_f32", op("full", ACL_BF16), alone(op("full", ACL_FLOAT)), false);
+            pair("f16_vs_f32", op("full", ACL_FLOAT16), alone(op("full", ACL_FLOAT)), false);
+            pair("broadcast_target_vs_full", op("broadcast_target", ACL_FLOAT), alone(op("full", ACL_FLOAT)), false);
+            pair("f32_vs_composite", op("full", ACL_FLOAT),
+                 alone([=] { return bench::MakeComposite(n, threads, true); }), false);
             pair("f32_vs_composite_kept", op("full", ACL_FLOAT),
-                 [=] { return bench::MakeComposite(n, threads, false); }, false);
-            pair("transposed_self_vs_full", op("transposed_self", ACL_FLOAT), op("full", ACL_FLOAT), false);
-            pair("mixed_vs_f32", op("mixed", ACL_FLOAT), op("full", ACL_FLOAT), false);
+                 alone([=] { return bench::MakeComposite(n, threads, false); }), false);
+            pair("transposed_self_vs_full", op("transposed_self", ACL_FLOAT), alone(op("full", ACL_FLOAT)), false);
+            pair("mixed_vs_f32", op("mixed", ACL_FLOAT), alone(op("full", ACL_FLOAT)), false);
             pair("f32_vs_scalar_reference", op("full", ACL_FLOAT),
-                 [=] { return bench::MakeScalarReference(n, threads); }, false);
-            pair("loss_none_vs_loop2r1w", op("loss_none", ACL_FLOAT),
-                 [=] { return bench::MakePlainLoop(2, 4, n, threads); }, true);
-            pair("loss_mean_vs_sum2r", op("loss_mean", ACL_FLOAT), [=] { return bench::MakePlainSum(n, threads); },
+                 alone([=] { return bench::MakeScalarReference(n, threads); }), false);
+            pair("loss_none_vs_loop2r1w", op("loss_none", ACL_FLOAT), loop(2), true);
+            pair("loss_mean_vs_sum2r", op("loss_mean", ACL_FLOAT),
+                 PartnerFactory([=](const bench::Workload& first) { return bench::MakePlainSum(n, threads, &first); }),
                  true);
-            pair("loss_bf16_vs_f32", op("loss_none", ACL_BF16), op("loss_none", ACL_FLOAT), false);
-            pair("loss_f16_vs_f32", op("loss_none", ACL_FLOAT16), op("loss_none", ACL_FLOAT), false);
+            pair("loss_bf16_vs_f32", op("loss_none", ACL_BF16), alone(op("loss_none", ACL_FLOAT)), false);
+            pair("loss_f16_vs_f32", op("loss_none", ACL_FLOAT16), alone(op("loss_none", ACL_FLOAT)), false);
         }
     }
     // Compute headroom: one core, in cache.
     {
         const int64_t n = int64_t{1} << 18;
-        auto pair = [&](const std::string& name, Factory a, Factory b) {
+        auto pair = [&](const std::string& name, const char* variant, int reads) {
+            Factory a = [=] { return bench::MakeOperator(variant, ACL_FLOAT, n, 1); };
+            PartnerFactory b = [=](const bench::Workload& first) { return bench::MakePlainLoop(reads, 4, n, 1, &first); };
             benchmark::RegisterBenchmark(Name("pair/" + name, n, 1).c_str(), BM_Paired, std::move(a), std::move(b),
                                          true)
                 ->UseRealTime()
                 ->MinTime(0.5);
         };
-        pair("headroom_f32_vs_loop3r1w", [=] { return bench::MakeOperator("full", ACL_FLOAT, n, 1); },
-             [=] { return bench::MakePlainLoop(3, 4, n, 1); });
-        pair("headroom_loss_vs_loop2r1w", [=] { return bench::MakeOperator("loss_none", ACL_FLOAT, n, 1); },
-             [=] { return bench::MakePlainLoop(2, 4, n, 1); });
+        pair("headroom_f32_vs_loop3r1w", "full", 3);
+        pair("headroom_loss_vs_loop2r1w", "loss_none", 2);
     }
     benchmark::RegisterBenchmark("latency/call4", BM_Call4)->Repetitions(9)->ReportAggregatesOnly(true);
 

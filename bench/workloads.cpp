@@ -67,6 +67,7 @@ public:
     }
     ~BenchTensor() { aclDestroyTensor(tensor_); }
     aclTensor* tensor() const { return tensor_; }
+    void* data() const { return block_->data(); }
     int64_t bytes() const { return bytes_; }
 
 private:
@@ -131,6 +132,13 @@ public:
         if (executor_ != nullptr) aclDestroyAclOpExecutor(executor_);
         if (stream_ != nullptr) aclrtDestroyStream(stream_);
     }
+    std::vector<void*> Buffers(int64_t min_bytes) const override {
+        std::vector<void*> buffers;
+        for (const auto& tensor : tensors_) {
+            if (tensor->bytes() >= min_bytes && tensor->data() != nullptr) buffers.push_back(tensor->data());
+        }
+        return buffers;
+    }
     void Run() override {
         setenv("ACLNN_CPU_NUM_THREADS", std::to_string(threads_).c_str(), 1);
         if (forward_) {
@@ -149,29 +157,41 @@ private:
     aclrtStream stream_ = nullptr;
 };
 
-// Arrays for the comparison kernels, filled with a normal value (1.0 in fp16, a small normal in fp32).
+// Arrays for the comparison kernels: `reads` inputs and `writes` outputs of n elements. Borrowed from the
+// partner's buffers where it lends enough (its first `reads` for the inputs, its last `writes` for the
+// outputs), else allocated and filled with a normal value (1.0 in fp16, a small normal in fp32).
 class Arrays : public Workload {
 protected:
-    Arrays(int count, int64_t n, int element_size) : n_(n) {
+    Arrays(int reads, int writes, int64_t n, int element_size, const Workload* partner) : n_(n) {
+        const int count = reads + writes;
+        const std::vector<void*> lent =
+            partner != nullptr ? partner->Buffers(n * element_size) : std::vector<void*>{};
+        if (static_cast<int>(lent.size()) >= count) {
+            pointers_.assign(lent.begin(), lent.begin() + reads);
+            pointers_.insert(pointers_.end(), lent.end() - writes, lent.end());
+            return;
+        }
         for (int i = 0; i < count; ++i) {
             blocks_.push_back(std::make_unique<DeviceBlock>(n * element_size));
             std::memset(blocks_.back()->data(), 0x3c, static_cast<size_t>(n * element_size));
+            pointers_.push_back(blocks_.back()->data());
         }
     }
     template <typename T>
     T* at(int i) const {
-        return static_cast<T*>(blocks_[i]->data());
+        return static_cast<T*>(pointers_[i]);
     }
     int64_t n_;
 
 private:
     std::vector<std::unique_ptr<DeviceBlock>> blocks_;
+    std::vector<void*> pointers_;
 };
 
 // The plain reduction with the forward's traffic: sum of a[i] * b[i] (2 reads), vectorised and threaded.
 class PlainSum : public Arrays {
 public:
-    PlainSum(int64_t n, int threads) : Arrays(2, n, 4), threads_(threads) {
+    PlainSum(int64_t n, int threads, const Workload* partner) : Arrays(2, 0, n, 4, partner), threads_(threads) {
         bytes_ = n * 8;
         items_ = n;
     }
@@ -184,8 +204,8 @@ private:
 
 class PlainLoop : public Arrays {
 public:
-    PlainLoop(int reads, int element_size, int64_t n, int threads)
-        : Arrays(4, n, element_size), reads_(reads), element_size_(element_size), threads_(threads) {
+    PlainLoop(int reads, int element_size, int64_t n, int threads, const Workload* partner)
+        : Arrays(reads, 1, n, element_size, partner), reads_(reads), element_size_(element_size), threads_(threads) {
         bytes_ = n * element_size * (reads + 1);
         items_ = n;
     }
@@ -194,12 +214,12 @@ public:
             if (reads_ == 3) {
                 PlainLoop3Read1Write(at<float>(0), at<float>(1), at<float>(2), at<float>(3), n_, threads_);
             } else {
-                PlainLoop2Read1Write(at<float>(0), at<float>(1), at<float>(3), n_, threads_);
+                PlainLoop2Read1Write(at<float>(0), at<float>(1), at<float>(2), n_, threads_);
             }
         } else if (reads_ == 3) {
             PlainLoop3Read1Write16(at<uint16_t>(0), at<uint16_t>(1), at<uint16_t>(2), at<uint16_t>(3), n_, threads_);
         } else {
-            PlainLoop2Read1Write16(at<uint16_t>(0), at<uint16_t>(1), at<uint16_t>(3), n_, threads_);
+            PlainLoop2Read1Write16(at<uint16_t>(0), at<uint16_t>(1), at<uint16_t>(2), n_, threads_);
         }
     }
 
@@ -229,7 +249,7 @@ class Composite : public Arrays {
 public:
     // fresh: allocate the temporaries on every run, as PyTorch does; otherwise allocate them once and keep
     // them warm (a lower bound on the framework's cost).
-    Composite(int64_t n, int threads, bool fresh) : Arrays(4, n, 4), threads_(threads), fresh_(fresh) {
+    Composite(int64_t n, int threads, bool fresh) : Arrays(3, 1, n, 4, nullptr), threads_(threads), fresh_(fresh) {
         if (!fresh_) {
             kept_ = std::make_unique<DeviceBlock>(3 * n * 4);
             if (kept_->data() == nullptr) {
@@ -268,7 +288,7 @@ private:
 
 class ScalarReference : public Arrays {
 public:
-    ScalarReference(int64_t n, int threads) : Arrays(4, n, 4), threads_(threads) {
+    ScalarReference(int64_t n, int threads) : Arrays(3, 1, n, 4, nullptr), threads_(threads) {
         bytes_ = n * 16;
         items_ = n;
     }
@@ -286,11 +306,14 @@ std::unique_ptr<Workload> MakeOperator(const std::string& variant, aclDataType t
     return std::make_unique<OperatorWorkload>(variant, type, n, threads);
 }
 
-std::unique_ptr<Workload> MakePlainLoop(int reads, int element_size, int64_t n, int threads) {
-    return std::make_unique<PlainLoop>(reads, element_size, n, threads);
+std::unique_ptr<Workload> MakePlainLoop(int reads, int element_size, int64_t n, int threads,
+                                        const Workload* partner) {
+    return std::make_unique<PlainLoop>(reads, element_size, n, threads, partner);
 }
 
-std::unique_ptr<Workload> MakePlainSum(int64_t n, int threads) { return std::make_unique<PlainSum>(n, threads); }
+std::unique_ptr<Workload> MakePlainSum(int64_t n, int threads, const Workload* partner) {
+    return std::make_unique<PlainSum>(n, threads, partner);
+}
 
 std::unique_ptr<Workload> MakeComposite(int64_t n, int threads, bool fresh_temporaries) {
     return std::make_unique<Composite>(n, threads, fresh_temporaries);

@@ -19,6 +19,9 @@ public:
     int64_t items() const { return items_; }
     // Empty when set-up succeeded.
     const std::string& error() const { return error_; }
+    // The data of those of its operands that hold at least min_bytes, in operand order, for a comparison loop
+    // to run over the very same memory; empty where it has none to lend.
+    virtual std::vector<void*> Buffers(int64_t /*min_bytes*/) const { return {}; }
 
 protected:
     int64_t bytes_ = 0;
@@ -32,11 +35,16 @@ protected:
 // target, f16 out). aclnnSoftMarginLoss: loss_none (out of n elements), loss_mean (0-d out).
 std::unique_ptr<Workload> MakeOperator(const std::string& variant, aclDataType type, int64_t n, int threads);
 
-// Plain loops with the operator's traffic: reads + 1 write of element_size-byte elements.
-std::unique_ptr<Workload> MakePlainLoop(int reads, int element_size, int64_t n, int threads);
+// Plain loops with the operator's traffic: reads + 1 write of element_size-byte elements. Given a partner
+// (the operator it is paired with) that lends enough buffers of n elements, the loop reads the first `reads`
+// of them and writes the last: the same pages as the operator, so the pair's ratio does not depend on where
+// two separate allocations landed in physical memory. Otherwise it allocates its own.
+std::unique_ptr<Workload> MakePlainLoop(int reads, int element_size, int64_t n, int threads,
+                                        const Workload* partner = nullptr);
 
-// The plain 2-read sum loop (sum of a[i] * b[i]), the forward mean/sum's yardstick.
-std::unique_ptr<Workload> MakePlainSum(int64_t n, int threads);
+// The plain 2-read sum loop (sum of a[i] * b[i]), the forward mean/sum's yardstick; over the partner's first
+// two buffers of n fp32 elements where it lends them, as MakePlainLoop.
+std::unique_ptr<Workload> MakePlainSum(int64_t n, int threads, const Workload* partner = nullptr);
 
 // PyTorch's evaluation: one pass per arithmetic step, with temporaries allocated on every run as PyTorch's
 // CPU allocator does (fresh_temporaries) or allocated once and kept warm.
