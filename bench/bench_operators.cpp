@@ -10,9 +10,8 @@
 // and the ratio is taken over the same seconds. This machine's memory bandwidth drifts by tens of percent
 // from one second to the next, which makes ratios of separately timed benchmarks unreliable. A plain loop
 // paired with an operator runs over the operator's own buffers: with separate allocations the ratio also
-// depended on where each landed in physical memory (the forward mean at 64M, one thread, on the Zen 5 guest:
-// 0.79-0.84 in four processes against 0.86-0.91 in eleven with shared buffers; within one process it moved
-// by about 1%).
+// depended on where each landed in physical memory, so it moved by a tenth between processes while within
+// one it moved by about 1% (docs/design.md, "At 64M the mean is bound by how it streams").
 #include <benchmark/benchmark.h>
 #include <unistd.h>
 

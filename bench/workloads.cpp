@@ -158,15 +158,20 @@ private:
 };
 
 // Arrays for the comparison kernels: `reads` inputs and `writes` outputs of n elements. Borrowed from the
-// partner's buffers where it lends enough (its first `reads` for the inputs, its last `writes` for the
-// outputs), else allocated and filled with a normal value (1.0 in fp16, a small normal in fp32).
+// partner's buffers where there is a partner (its first `reads` for the inputs, its last `writes` for the
+// outputs; a partner that lends too few is a set-up error, not a silent fallback to separate memory), else
+// allocated and filled with a normal value (1.0 in fp16, a small normal in fp32).
 class Arrays : public Workload {
 protected:
     Arrays(int reads, int writes, int64_t n, int element_size, const Workload* partner) : n_(n) {
         const int count = reads + writes;
-        const std::vector<void*> lent =
-            partner != nullptr ? partner->Buffers(n * element_size) : std::vector<void*>{};
-        if (static_cast<int>(lent.size()) >= count) {
+        if (partner != nullptr) {
+            const std::vector<void*> lent = partner->Buffers(n * element_size);
+            if (static_cast<int>(lent.size()) < count) {
+                error_ = "the paired operator lends " + std::to_string(lent.size()) + " buffers of " +
+                         std::to_string(n) + " elements; the comparison loop needs " + std::to_string(count);
+                return;
+            }
             pointers_.assign(lent.begin(), lent.begin() + reads);
             pointers_.insert(pointers_.end(), lent.end() - writes, lent.end());
             return;

@@ -36,9 +36,10 @@ protected:
 std::unique_ptr<Workload> MakeOperator(const std::string& variant, aclDataType type, int64_t n, int threads);
 
 // Plain loops with the operator's traffic: reads + 1 write of element_size-byte elements. Given a partner
-// (the operator it is paired with) that lends enough buffers of n elements, the loop reads the first `reads`
-// of them and writes the last: the same pages as the operator, so the pair's ratio does not depend on where
-// two separate allocations landed in physical memory. Otherwise it allocates its own.
+// (the operator it is paired with), the loop reads the first `reads` of its buffers of n elements and writes
+// the last: the same pages as the operator, so the pair's ratio does not depend on where two separate
+// allocations landed in physical memory (a partner with too few such buffers makes error() non-empty).
+// Without one it allocates its own.
 std::unique_ptr<Workload> MakePlainLoop(int reads, int element_size, int64_t n, int threads,
                                         const Workload* partner = nullptr);
 
