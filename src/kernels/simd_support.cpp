@@ -100,6 +100,18 @@ bool CpuHasAvx512Bf16() {
 #endif
 }
 
+bool SumsPrefetchTwice() {
+#if HWY_ARCH_X86 && defined(__GNUC__) && !defined(__clang__)
+    static const bool amd = [] {
+        __builtin_cpu_init();
+        return __builtin_cpu_is("amd") != 0;
+    }();
+    return amd;
+#else
+    return false;
+#endif
+}
+
 std::string ActiveSimdTarget() { return HWY_DYNAMIC_DISPATCH(TargetName)(); }
 
 }  // namespace aclnn_cpu::kernels

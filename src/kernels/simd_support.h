@@ -16,6 +16,11 @@ void FlushStreamingStores();
 // Whether the CPU has AVX512-BF16 (vcvtne2ps2bf16), which the AVX-512 kernels use for BFLOAT16 narrowing.
 bool CpuHasAvx512Bf16();
 
+// Whether the fused sums ask for each input line twice -- non-temporally far ahead and into L1 near ahead --
+// instead of once into L1 far ahead: on AMD x86 cores, where that streamed faster (docs/design.md, "Where the
+// sum's prefetch pays"). Elsewhere unmeasured, so unchanged.
+bool SumsPrefetchTwice();
+
 // Which BFLOAT16 conversions ConvertRowSimd uses between fp32 and BFLOAT16: one vector at a time (the blocked
 // path and mixed dtypes), the all-BFLOAT16 kernel's even/odd pairs with integer rounding, or those pairs with
 // AVX512-BF16 narrowing where the target and CPU have it (what the fused kernel does).
