@@ -268,9 +268,10 @@ constexpr int64_t kSumPrefetchBytes = 8192;
 // Where SumsPrefetchTwice() (AMD x86), each line is asked for twice: non-temporally kSumPrefetchBytes ahead,
 // then into L1 this far ahead. On the Zen 5 guest the single request 8 KiB ahead held the core's miss buffers
 // for lines its hardware prefetcher would have fetched (from L3 the mean ran 4.5-5.3 G/s with it, 5.1-5.5
-// without), while 2 KiB alone was too short for DRAM; the pair, against the single request over nine
-// alternations (16M / 64M, one / two threads): 0.87-0.94 / 0.83-0.93 / 0.92-1.03 / 0.91-1.00 of the sum
-// loop, against 0.81-0.94 / 0.76-0.88 / 0.81-0.89 / 0.83-0.94.
+// without), while 2 KiB alone was too short for DRAM; the pair, against the single request over nine to
+// twelve alternations (16M one thread / 16M two / 64M one / 64M two): 0.87-0.95 / 0.83-0.93 / 0.90-1.03 /
+// 0.91-1.00 of the sum loop (medians 0.925 / 0.92 / 0.96 / 0.94), against 0.81-0.98 / 0.77-0.88 / 0.81-0.96 /
+// 0.83-0.94 (medians 0.93 / 0.83 / 0.87 / 0.90).
 constexpr int64_t kSumNearPrefetchBytes = 2048;
 
 // Steps of a summed row whose results wait in a small ring in L1 before they are widened and added to the
