@@ -101,7 +101,7 @@ bool CpuHasAvx512Bf16() {
 }
 
 bool SumsPrefetchTwice() {
-#if HWY_ARCH_X86 && defined(__GNUC__) && !defined(__clang__)
+#if HWY_ARCH_X86 && (defined(__GNUC__) || defined(__clang__))
     static const bool amd = [] {
         __builtin_cpu_init();
         return __builtin_cpu_is("amd") != 0;
