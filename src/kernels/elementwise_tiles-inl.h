@@ -320,11 +320,14 @@ HWY_INLINE void AddGroupsOfRow(const FusedRows& a, const RowInputs<Op, kIn>& inp
             const int64_t in_size = inputs.InSize(k);
             const char* at = p[k] + i * in_size;
             // Past the input's end these only name lines that are never read: prefetches do not fault.
-            const int64_t l1_distance = prefetch_twice ? kSumNearPrefetchBytes : kSumPrefetchBytes;
-            for (int64_t b = 0; b < kStep * in_size; b += kCacheLine) PrefetchLine<PrefetchTo::kL1>(at + l1_distance + b);
             if (prefetch_twice) {
                 for (int64_t b = 0; b < kStep * in_size; b += kCacheLine)
+                    PrefetchLine<PrefetchTo::kL1>(at + kSumNearPrefetchBytes + b);
+                for (int64_t b = 0; b < kStep * in_size; b += kCacheLine)
                     PrefetchLine<PrefetchTo::kL1NonTemporal>(at + kSumPrefetchBytes + b);
+            } else {
+                for (int64_t b = 0; b < kStep * in_size; b += kCacheLine)
+                    PrefetchLine<PrefetchTo::kL1>(at + kSumPrefetchBytes + b);
             }
         }
         float* slot = waiting[step % kSumRingSteps];
