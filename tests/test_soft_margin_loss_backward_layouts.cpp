@@ -226,16 +226,18 @@ INSTANTIATE_TEST_SUITE_P(Dtypes, LayoutIndependence,
                                            LayoutTypes{ACL_BF16, ACL_BF16, ACL_BF16, ACL_BF16},
                                            LayoutTypes{ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT}));
 
-// Operands that jump more than a cache line between neighbours in a row go through blocks of 32 rows x 128
-// columns: one stored transposed (contiguous down the columns) is transposed in L1, others are gathered a
-// row at a time. Partial blocks at both edges (70 = 2 x 32 + 6 rows, 300 = 2 x 128 + 44 columns, 44 not a
-// whole vector) and thread splits that start and end inside rows must give the contiguous layout's bits.
+// Operands that jump more than a cache line between neighbours in a row: with one input dtype and the other
+// operands along rows, bands of 128 whole rows whose transposed operands are transposed into a buffer first;
+// otherwise (mixed dtypes, every other row) blocks of 32 rows x 128 columns, the transposed operand
+// transposed in L1 and the others gathered a row at a time. Partial bands and blocks at both edges (262 =
+// 2 x 128 + 6 = 8 x 32 + 6 rows, 300 = 2 x 128 + 44 columns, 44 not a whole vector) and thread splits that
+// start and end inside rows must give the contiguous layout's bits.
 class TransposedBlocks : public ::testing::TestWithParam<LayoutTypes> {};
 
 TEST_P(TransposedBlocks, SameBitsAsContiguous) {
     const LayoutTypes types = GetParam();
     std::mt19937_64 rng(81);
-    const int64_t rows = 70, columns = 300;
+    const int64_t rows = 262, columns = 300;
     const std::vector<int64_t> shape = {rows, columns};
     DeviceTensor grad(Dense(shape, types.grad), rng, kValues);
     DeviceTensor self(Dense(shape, types.self), rng, kValues);
@@ -278,8 +280,8 @@ INSTANTIATE_TEST_SUITE_P(Dtypes, TransposedBlocks,
                                            LayoutTypes{ACL_BF16, ACL_BF16, ACL_BF16, ACL_BF16},
                                            LayoutTypes{ACL_BF16, ACL_FLOAT, ACL_FLOAT16, ACL_FLOAT16}));
 
-// When every operand not transposed is contiguous or constant along rows and all inputs share a dtype, a
-// block's rows go through the fused row kernel. A gradOutput constant along rows ([rows, 1]), a target
+// When every operand not transposed is contiguous or constant along rows and all inputs share a dtype, the
+// bands' rows go through the fused row kernel. A gradOutput constant along rows ([rows, 1]), a target
 // broadcast over the rows ([columns]) and an out of 16 MiB or more (streaming stores) must give the contiguous
 // layout's bits too; 4102 columns end 6 past a multiple of 4, which the transpose finishes element by element.
 // Two threads (TransposedBlocks covers one and three).
@@ -301,6 +303,22 @@ TEST(TransposedFusedRows, RowConstantGradientAndStreamedOut) {
     DeviceTensor out2(Dense({rows, columns}, ACL_FLOAT), rng, kMinusOne);
     ASSERT_EQ(RunSoftMarginLossBackward(grad.tensor(), self2.tensor(), target.tensor(), 0, out2.tensor()), 0);
     unsetenv("ACLNN_CPU_NUM_THREADS");
+    EXPECT_EQ(out2.Download(), out.Download());
+}
+
+// A band must hold at least 16 whole rows of the transposed operands in about 4 MiB: rows of 70,000 fp32
+// elements do not fit, and go through the blocks instead, with the same bits.
+TEST(TransposedFusedRows, RowsTooLongForABandTakeTheBlocks) {
+    std::mt19937_64 rng(83);
+    const int64_t rows = 20, columns = 70000;
+    DeviceTensor grad(Dense({rows, columns}, ACL_FLOAT), rng, kValues);
+    DeviceTensor self(Dense({rows, columns}, ACL_FLOAT), rng, kValues);
+    DeviceTensor target(Dense({rows, columns}, ACL_FLOAT), rng, kValues);
+    DeviceTensor out(Dense({rows, columns}, ACL_FLOAT), rng, kMinusOne);
+    ASSERT_EQ(RunSoftMarginLossBackward(grad.tensor(), self.tensor(), target.tensor(), 0, out.tensor()), 0);
+    auto self2 = Relaid(self, {1, rows}, 0, rng);
+    DeviceTensor out2(Dense({rows, columns}, ACL_FLOAT), rng, kMinusOne);
+    ASSERT_EQ(RunSoftMarginLossBackward(grad.tensor(), self2->tensor(), target.tensor(), 0, out2.tensor()), 0);
     EXPECT_EQ(out2.Download(), out.Download());
 }
 

@@ -34,6 +34,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
+#include <new>
 #include <type_traits>
 
 #include "hwy/cache_control.h"
@@ -538,6 +540,62 @@ HWY_INLINE void ComputeBlock(const KernelConfig& config, const TileOperand* in, 
     }
 }
 
+// The rows [first_row, end_row) of a tile whose operands the fused row kernel can read once those that run
+// down the columns (transposed views) are transposed: in bands of up to kBandRows whole rows. Each band's
+// transposed operands are transposed into a buffer first (their lines asked for kBandPrefetchColumns columns
+// ahead), then the band goes through the row kernel in one call, reading the buffer like a contiguous input
+// and every other operand along whole rows -- long runs that the hardware prefetchers follow, where the 32 x
+// 128 blocks of BlockedTile read runs of 512 bytes. A transposed column is then a run of up to kBandRows
+// elements (512 bytes in fp32) rather than 32. Returns false, having done nothing, when a band of at least
+// kMinBandRows rows does not fit kBandBytes or the buffer cannot be had; the blocks then do the rows.
+constexpr int64_t kBandRows = 128;
+constexpr int64_t kMinBandRows = 16;
+constexpr int64_t kBandBytes = int64_t{4} << 20;  // about: the transposed inputs' rows of a band, together
+constexpr int64_t kBandPrefetchColumns = 32;
+inline bool FusedRowsInBands(const KernelConfig& config, const Tile& tile, const TileOperand* ops, int inputs,
+                             int64_t first_row, int64_t end_row, FusedRowsFunction fused_rows) {
+    const int64_t inner = tile.inner_size;
+    int transposed = 0;
+    for (int k = 0; k < inputs; ++k) transposed += RunsDownColumns(ops[k]) ? 1 : 0;
+    // Fused rows have one input dtype. Whole lines of a transposed column per band: with 124 rows rather than
+    // 128 the bands shared lines and the 64M benchmark lost a fifth.
+    const int64_t size = ops[0].size, line_rows = kCacheLine / size;
+    const int64_t band_rows =
+        std::min(kBandRows, kBandBytes / (inner * size * std::max(transposed, 1))) / line_rows * line_rows;
+    if (band_rows < kMinBandRows) return false;
+    // A line more than a row: with a power-of-two pitch a column's elements would land in the same L1 sets of
+    // the buffer's rows, where the transposes' stores evict each other (that ran at a third of the speed).
+    const int64_t pitch = inner * size + kCacheLine;
+    std::unique_ptr<char[]> buffer(new (std::nothrow) char[static_cast<size_t>(transposed * band_rows * pitch)]);
+    if (buffer == nullptr) return false;
+    const TileOperand& out = ops[inputs];
+    for (int64_t band = first_row; band < end_row; band += band_rows) {
+        const int64_t rows = std::min(band_rows, end_row - band);
+        FusedRows a;
+        char* next_buffer = buffer.get();
+        for (int k = 0; k < inputs; ++k) {
+            const TileOperand& op = ops[k];
+            a.in_constant[k] = false;
+            if (RunsDownColumns(op)) {
+                TransposeColumns(op, op.origin + band * op.outer, rows, inner, next_buffer, pitch, kBandPrefetchColumns);
+                a.in[k] = next_buffer;
+                a.in_outer[k] = pitch;
+                next_buffer += band_rows * pitch;
+            } else {
+                a.in[k] = op.origin + band * op.outer;
+                a.in_outer[k] = op.outer;
+                a.in_constant[k] = op.inner == 0;
+            }
+        }
+        a.out = tile.origin[inputs] + band * out.outer;
+        a.out_outer = out.outer;
+        a.rows = rows;
+        a.count = inner;
+        fused_rows(config, a);
+    }
+    return true;
+}
+
 // Any dtypes, any strides: blocks of kBlock elements through fp32 buffers; stores, scatters or sums.
 template <class Op>
 void BlockedTile(const KernelConfig& config, const Tile& tile, SumAccumulator* sums) {
@@ -645,7 +703,9 @@ void BlockedTile(const KernelConfig& config, const Tile& tile, SumAccumulator* s
     }
 #endif
     linear(tile.first, first_row * inner);  // a partial first row
-    for (int64_t band = first_row; band < end_row; band += kTileRows) {
+    const bool in_bands =
+        fused_rows != nullptr && FusedRowsInBands(config, tile, ops, kInputs, first_row, end_row, fused_rows);
+    for (int64_t band = first_row; !in_bands && band < end_row; band += kTileRows) {
         const int64_t rows = std::min(kTileRows, end_row - band);
         for (int64_t column = 0; column < inner; column += kTileColumns) {
             const int64_t columns = std::min(kTileColumns, inner - column);

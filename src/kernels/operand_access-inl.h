@@ -288,33 +288,47 @@ HWY_INLINE void Transpose4x4(const char* HWY_RESTRICT src, int64_t stride, char*
 }
 #endif
 
-// Op's block of rows x columns elements at (row, column) in its own dtype, row-major with kTileColumns per row
-// at to, each row zero-padded to a whole number of vectors.
-inline void TransposeBlockRaw(const TileOperand& op, int64_t row, int64_t column, int64_t rows, int64_t columns,
-                              char* HWY_RESTRICT to) {
-    const char* origin = op.origin + row * op.outer + column * op.inner;
+// Transposes rows x columns elements of op, an operand read down columns, starting at origin, into rows of
+// pitch bytes at to, in op's dtype. With prefetch_columns > 0 the lines of the column that many further on
+// (within columns) are asked for into L2 as it goes, and the first ones before it starts: a band's columns
+// are runs of a few lines each, too short for the hardware prefetchers (see FusedRowsInBands).
+inline void TransposeColumns(const TileOperand& op, const char* origin, int64_t rows, int64_t columns,
+                             char* HWY_RESTRICT to, int64_t pitch, int64_t prefetch_columns) {
+    const int64_t run = rows * op.size;
+    auto prefetch = [&](int64_t from, int64_t end) {
+        for (int64_t c = from; c < std::min(columns, end); ++c) PrefetchRun<PrefetchTo::kL2>(origin + c * op.inner, run);
+    };
+    if (prefetch_columns > 0) prefetch(0, prefetch_columns);
     int64_t j = 0;
 #if HWY_TARGET != HWY_SCALAR
     if (op.size == 4) {
-        constexpr int64_t kPitch = kTileColumns * 4;
         const int64_t whole_rows = rows / 4 * 4;
         for (; j + 4 <= columns; j += 4) {
+            if (prefetch_columns > 0) prefetch(j + prefetch_columns, j + prefetch_columns + 4);
             const char* from = origin + j * op.inner;
             char* into = to + j * 4;
-            for (int64_t r = 0; r < whole_rows; r += 4) Transpose4x4(from + r * 4, op.inner, into + r * kPitch, kPitch);
+            for (int64_t r = 0; r < whole_rows; r += 4) Transpose4x4(from + r * 4, op.inner, into + r * pitch, pitch);
             for (int64_t c = 0; c < 4 && whole_rows < rows; ++c)  // the last rows % 4 of each column
-                CopyOut<uint32_t>(from + c * op.inner + whole_rows * 4, rows - whole_rows,
-                                  into + whole_rows * kPitch + c * 4, kPitch);
+                CopyOut<uint32_t>(from + c * op.inner + whole_rows * 4, rows - whole_rows, into + whole_rows * pitch + c * 4,
+                                  pitch);
         }
     }
 #endif
     for (; j < columns; ++j) {
+        if (prefetch_columns > 0) prefetch(j + prefetch_columns, j + prefetch_columns + 1);
         if (op.size == 4) {
-            CopyOut<uint32_t>(origin + j * op.inner, rows, to + j * 4, kTileColumns * 4);
+            CopyOut<uint32_t>(origin + j * op.inner, rows, to + j * 4, pitch);
         } else {
-            CopyOut<uint16_t>(origin + j * op.inner, rows, to + j * 2, kTileColumns * 2);
+            CopyOut<uint16_t>(origin + j * op.inner, rows, to + j * 2, pitch);
         }
     }
+}
+
+// Op's block of rows x columns elements at (row, column) in its own dtype, row-major with kTileColumns per row
+// at to, each row zero-padded to a whole number of vectors.
+inline void TransposeBlockRaw(const TileOperand& op, int64_t row, int64_t column, int64_t rows, int64_t columns,
+                              char* HWY_RESTRICT to) {
+    TransposeColumns(op, op.origin + row * op.outer + column * op.inner, rows, columns, to, kTileColumns * op.size, 0);
     const DF df;
     const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
     const int64_t padded = (columns + lanes - 1) / lanes * lanes;
