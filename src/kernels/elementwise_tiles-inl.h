@@ -566,7 +566,9 @@ inline bool FusedRowsInBands(const KernelConfig& config, const Tile& tile, const
     // A line more than a row: with a power-of-two pitch a column's elements would land in the same L1 sets of
     // the buffer's rows, where the transposes' stores evict each other (that ran at a third of the speed).
     const int64_t pitch = inner * size + kCacheLine;
-    std::unique_ptr<char[]> buffer(new (std::nothrow) char[static_cast<size_t>(transposed * band_rows * pitch)]);
+    // A tile of fewer rows (one matrix of a batch, say) needs a buffer of only those rows.
+    const int64_t buffer_rows = std::min(band_rows, end_row - first_row);
+    std::unique_ptr<char[]> buffer(new (std::nothrow) char[static_cast<size_t>(transposed * buffer_rows * pitch)]);
     if (buffer == nullptr) return false;
     const TileOperand& out = ops[inputs];
     for (int64_t band = first_row; band < end_row; band += band_rows) {
@@ -580,7 +582,7 @@ inline bool FusedRowsInBands(const KernelConfig& config, const Tile& tile, const
                 TransposeColumns(op, op.origin + band * op.outer, rows, inner, next_buffer, pitch, kBandPrefetchColumns);
                 a.in[k] = next_buffer;
                 a.in_outer[k] = pitch;
-                next_buffer += band_rows * pitch;
+                next_buffer += buffer_rows * pitch;
             } else {
                 a.in[k] = op.origin + band * op.outer;
                 a.in_outer[k] = op.outer;
