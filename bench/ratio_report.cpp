@@ -8,13 +8,19 @@ void CollectingReporter::ReportRuns(const std::vector<Run>& runs) {
     ConsoleReporter::ReportRuns(runs);
     for (const Run& run : runs) {
         if (run.error_occurred) continue;
-        // Plain runs are kept under their name; of the aggregates only the median is kept, under the name.
-        if (run.run_type == Run::RT_Aggregate && run.aggregate_name != "median") continue;
-        Measured m;
-        auto ratio = run.counters.find("ratio");
-        m.ratio = ratio == run.counters.end() ? 0.0 : static_cast<double>(ratio->second);
+        auto found = run.counters.find("ratio");
+        const double ratio = found == run.counters.end() ? 0.0 : static_cast<double>(found->second);
+        // Plain runs are kept under their name; of the aggregates the median under the name, and the ratio's
+        // min and max beside it.
+        if (run.run_type == Run::RT_Aggregate) {
+            Measured& m = results_[run.run_name.function_name];
+            if (run.aggregate_name == "min") m.ratio_min = ratio;
+            if (run.aggregate_name == "max") m.ratio_max = ratio;
+            if (run.aggregate_name != "median") continue;
+        }
+        Measured& m = results_[run.run_name.function_name];
+        m.ratio = ratio;
         m.real_time_ns = run.GetAdjustedRealTime();  // nanoseconds: the default time unit
-        results_[run.run_name.function_name] = m;
     }
 }
 
@@ -42,7 +48,16 @@ void PrintRatioTable(const std::map<std::string, Measured>& results, const std::
         {"loss_bf16_vs_f32", "forward none, bf16 / f32 (elements/s)", "(info)", 0.0},
         {"loss_f16_vs_f32", "forward none, f16 / f32 (elements/s)", "(info)", 0.0},
     };
-    std::printf("\n| comparison (paired runs) | size | threads | target | ratio | met |\n");
+    // The median ratio decides; the range over the repetitions shows how far this run's minutes moved it.
+    auto ratio_text = [](const Measured& m) {
+        char text[64];
+        if (m.ratio_max > 0)
+            std::snprintf(text, sizeof text, "%.2f (%.2f-%.2f)", m.ratio, m.ratio_min, m.ratio_max);
+        else
+            std::snprintf(text, sizeof text, "%.2f", m.ratio);
+        return std::string(text);
+    };
+    std::printf("\n| comparison (paired runs) | size | threads | target | ratio: median (range) | met |\n");
     std::printf("|---|---|---|---|---|---|\n");
     for (int64_t n : large_sizes) {
         for (int threads : thread_counts) {
@@ -53,8 +68,8 @@ void PrintRatioTable(const std::map<std::string, Measured>& results, const std::
                 if (it == results.end()) continue;
                 const double ratio = it->second.ratio;
                 const char* met = t.goal == 0.0 ? "" : ratio >= t.goal ? "yes" : "**no**";
-                std::printf("| %s | %lldM | %d | %s | %.2f | %s |\n", t.what, static_cast<long long>(n >> 20), threads,
-                            t.goal_text, ratio, met);
+                std::printf("| %s | %lldM | %d | %s | %s | %s |\n", t.what, static_cast<long long>(n >> 20), threads,
+                            t.goal_text, ratio_text(it->second).c_str(), met);
             }
         }
     }
@@ -69,7 +84,7 @@ void PrintRatioTable(const std::map<std::string, Measured>& results, const std::
         auto it = results.find(std::string("pair/") + t.pair + "/n:262144/threads:1");
         if (it == results.end()) continue;
         const double ratio = it->second.ratio;
-        std::printf("| %s | 256K | 1 | %s | %.2f | %s |\n", t.what, t.goal_text, ratio,
+        std::printf("| %s | 256K | 1 | %s | %s | %s |\n", t.what, t.goal_text, ratio_text(it->second).c_str(),
                     t.goal == 0.0 ? "" : ratio >= t.goal ? "yes" : "**no**");
     }
     auto call = results.find("latency/call4");

@@ -13,7 +13,9 @@ namespace bench {
 // What a benchmark measured, keyed by the name it was registered under.
 struct Measured {
     double real_time_ns = 0;  // per iteration (the median, for benchmarks run with repetitions)
-    double ratio = 0;         // paired benchmarks: rate of the first workload over the second's
+    double ratio = 0;         // paired benchmarks: rate of the first workload over the second's (the median)
+    double ratio_min = 0;     // and the smallest and largest over the repetitions (0 when run once)
+    double ratio_max = 0;
 };
 
 class CollectingReporter : public benchmark::ConsoleReporter {
