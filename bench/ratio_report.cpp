@@ -12,13 +12,12 @@ void CollectingReporter::ReportRuns(const std::vector<Run>& runs) {
         const double ratio = found == run.counters.end() ? 0.0 : static_cast<double>(found->second);
         // Plain runs are kept under their name; of the aggregates the median under the name, and the ratio's
         // min and max beside it.
+        Measured& m = results_[run.run_name.function_name];
         if (run.run_type == Run::RT_Aggregate) {
-            Measured& m = results_[run.run_name.function_name];
             if (run.aggregate_name == "min") m.ratio_min = ratio;
             if (run.aggregate_name == "max") m.ratio_max = ratio;
             if (run.aggregate_name != "median") continue;
         }
-        Measured& m = results_[run.run_name.function_name];
         m.ratio = ratio;
         m.real_time_ns = run.GetAdjustedRealTime();  // nanoseconds: the default time unit
     }

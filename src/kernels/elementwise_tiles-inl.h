@@ -683,8 +683,9 @@ void BlockedTile(const KernelConfig& config, const Tile& tile, SumAccumulator* s
     // measured alike on the Zen 5; a whole block ahead was slower, see prefetch_part).
     constexpr int64_t kRowsAhead = 2;
     // When the operands not transposed could take the fused path (one dtype for all inputs, each contiguous
-    // or constant along rows, out contiguous along rows), a block's rows go through the fused row kernel,
-    // which reads the transposed operands, kept in their dtype, from L1 like contiguous ones: the same
+    // or constant along rows, out contiguous along rows), the rows go through the fused row kernel: in bands
+    // of whole rows (FusedRowsInBands), or where no band fits, a block's rows one at a time. The kernel
+    // reads the transposed operands, kept in their dtype, from a buffer like contiguous ones: the same
     // instructions per vector, so the same bits, without the per-block buffers and checks of `process`
     // (in cache the transposed backward ran at about a third of the contiguous rate without it).
     FusedRowsFunction fused_rows = nullptr;
