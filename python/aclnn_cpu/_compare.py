@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._dtypes import ACL_BF16, ACL_FLOAT, ACL_FLOAT16, NAMES, STORAGE, Bfloat16, from_float64, parse_dtype
+from ._folding import folded_shape
 
 THRESHOLDS = {ACL_FLOAT16: 2.0 ** -10, ACL_BF16: 2.0 ** -7, ACL_FLOAT: 2.0 ** -13}
 ULP_BUCKETS = ("0", "1", "2", "3-4", "5-16", "17-256", ">256")
@@ -88,13 +89,6 @@ def _ordered(values, acl_type):
     width = {ACL_FLOAT: 32, ACL_FLOAT16: 16, ACL_BF16: 16}[acl_type]
     signed = bits.view({32: np.int32, 16: np.int16}[width]).astype(np.int64)
     return np.where(signed < 0, -(signed & ((1 << (width - 1)) - 1)), signed)
-
-
-def folded_shape(shape):
-    """The 2-D view a report draws: leading dims x last dim (a 1-D output is one row, a 0-d one element)."""
-    if len(shape) == 0:
-        return 1, 1
-    return int(np.prod(shape[:-1], dtype=np.int64)), int(shape[-1])
 
 
 class _Worst:

@@ -30,6 +30,7 @@ except ImportError as missing:  # raised again, with what to install, when a rep
                       f"cannot import ({missing}); on Debian: apt-get install python3-matplotlib") from missing
 
 from ._dtypes import ACL_BF16, ACL_FLOAT, ACL_FLOAT16
+from ._folding import folded_shape
 
 MAP_CELLS = 512  # at most this many cells along each axis of the error map
 SCATTER_LIMIT = 20000  # up to this many finite elements are drawn as points, more as a 2-D histogram
@@ -61,8 +62,6 @@ class ReportData:
     """What the pictures need, accumulated over the compare's tiles."""
 
     def __init__(self, shape, acl_type, threshold):
-        from ._compare import folded_shape
-
         self.shape = tuple(shape)
         self.acl_type = acl_type
         self.threshold = threshold
