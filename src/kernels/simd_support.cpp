@@ -6,6 +6,7 @@
 
 #include <cstring>
 
+#include "hwy/cache_control.h"
 #include "hwy/highway.h"
 #include "kernels/elementwise_tiles-inl.h"
 

@@ -17,8 +17,8 @@ void FlushStreamingStores();
 bool CpuHasAvx512Bf16();
 
 // Whether the fused sums ask for each input line twice -- non-temporally far ahead and into L1 near ahead --
-// instead of once into L1 far ahead: on AMD x86 cores, where that streamed faster (docs/design.md, "Where the
-// sum's prefetch pays"). Elsewhere unmeasured, so unchanged.
+// instead of once into L1 far ahead: on AMD x86 cores, where that streamed faster (docs/design.md, "Prefetch
+// policy"). Elsewhere unmeasured, so unchanged.
 bool SumsPrefetchTwice();
 
 // Which BFLOAT16 conversions ConvertRowSimd uses between fp32 and BFLOAT16: one vector at a time (the blocked

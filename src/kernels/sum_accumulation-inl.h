@@ -43,11 +43,9 @@ enum class Widening {
 };
 
 // Whether kScaledBits is worth trying on this target. x86: widening 16 values takes a lane extract and two
-// conversions, which share pipes with the forward's table permutes and adds -- on the Zen 5 guest a
-// conversion of 8 lanes occupies an adder pipe 1.6 cycles, and the extract a permute slot -- where two shifts
-// take an adder slot each and two ANDs run on any pipe (in cache, the forward mean went from 5.4 to 5.8 G
-// results/s with them; on a Xeon the old widening put three micro-ops on the permutes' port 5). Arm's
-// FCVTL/FCVTL2 widen the halves in two instructions, fewer than the shifts and ANDs.
+// conversions, which compete for the pipes (AMD) or the port (Intel) of the forward's table permutes, where
+// two shifts and two ANDs run beside them (the figure: docs/performance.md, "Measurements behind the kernel
+// choices"). Arm's FCVTL/FCVTL2 widen the halves in two instructions, fewer than the shifts and ANDs.
 #if HWY_ARCH_X86
 constexpr bool kScaledBitsPays = true;
 #else
