@@ -10,9 +10,9 @@
 // and the ratio is taken over the same seconds. This machine's memory bandwidth drifts by tens of percent
 // from one second to the next, which makes ratios of separately timed benchmarks unreliable. A plain loop
 // paired with an operator runs over the operator's own buffers: with separate allocations the ratio also
-// depended on where each landed in physical memory, so it moved by a tenth between processes while within
-// one it moved by about 1% (docs/design.md, "At 64M the mean is bound by how it streams"). Each pair is
-// repeated (kPairRepetitions) and the ratio table gives the median with the range.
+// depended on where each landed in physical memory, which differs from process to process
+// (docs/performance.md, "Method"). Each pair is repeated (kPairRepetitions) and the ratio table gives the
+// median with the range.
 #include <benchmark/benchmark.h>
 #include <unistd.h>
 

@@ -47,9 +47,9 @@ public:
         char* data = static_cast<char*>(block_->data());
         if (data == nullptr) return;
         // Each tensor its own independent stream. minstd_rand seeded 1, 2, 3 is not: its state is seed * 48271^k
-        // mod m, so the tensors' streams are multiples of one another and self * target piled up near 16 (about
-        // one forward vector in six had a lane past the softplus's near range -- 48% of the fused sum's
-        // four-vector steps, counted -- against 0.2% of vectors for independent values).
+        // mod m, so the tensors' streams are multiples of one another, self * target piles up where the
+        // softplus needs its far form, and the forward's figures measure that branch instead of typical data
+        // (docs/performance.md, "Method").
         std::seed_seq seeds{seed};
         std::mt19937 rng(seeds);
         std::uniform_real_distribution<float> values(-4.0f, 4.0f);
