@@ -1,7 +1,6 @@
 // aclnn_cpu._core: the thin C++ layer under the Python package. It calls the C API exactly as a C++ program
-// does -- aclCreateTensor, phase 1, aclrtMalloc'd workspace, phase 2, stream sync -- on the caller's buffers,
-// which it registers with aclrtHostRegister for the duration of the call (no copy; the strict memory checks
-// stay on). It also reads DLPack capsules (torch tensors, bfloat16 included). Everything Pythonic (dtypes,
+// does (operator_call.h) on the caller's buffers, with the GIL released. It also reads DLPack capsules (torch
+// tensors, bfloat16 included). Everything Pythonic (dtypes,
 // reductions, broadcasting of results, numpy/torch results) lives in aclnn_cpu/*.py.
 #include <dlpack/dlpack.h>
 #include <pybind11/pybind11.h>
@@ -17,113 +16,28 @@
 #include "aclnn/opdev/op_errno.h"
 #include "aclnn_cpu/aclnn_cpu.h"
 #include "ops/operator_table.h"
+#include "operator_call.h"
 
 namespace py = pybind11;
 
 namespace {
 
+using aclnn_cpu::python::Failure;
+using aclnn_cpu::python::Region;
+using aclnn_cpu::python::TensorSpec;
+
 // One operand as the Python layer describes it: data address, aclDataType, view shape, strides in elements.
-using TensorSpec = std::tuple<uintptr_t, int, std::vector<int64_t>, std::vector<int64_t>>;
-// A host range to register: address, bytes.
-using Region = std::tuple<uintptr_t, uint64_t>;
+using TensorTuple = std::tuple<uintptr_t, int, std::vector<int64_t>, std::vector<int64_t>>;
 
-struct Failure {
-    int64_t status = 0;
-    std::string message;
-};
-
-Failure FailureFromRecentMessage(int64_t status, const char* what) {
-    const char* message = aclGetRecentErrMsg();
-    return {status, std::string(what) + " returned " + std::to_string(status) +
-                        (message != nullptr ? std::string(": ") + message : std::string())};
-}
-
-// Releases, in reverse order, what a call acquired; runs on every path out of RunOperator.
-class CallResources {
-public:
-    CallResources() = default;
-    CallResources(const CallResources&) = delete;
-    CallResources& operator=(const CallResources&) = delete;
-    ~CallResources() {
-        if (workspace != nullptr) aclrtFree(workspace);
-        for (aclTensor* tensor : tensors) aclDestroyTensor(tensor);
-        for (void* base : registered) aclrtHostUnregister(base);
-    }
-    std::vector<void*> registered;
-    std::vector<aclTensor*> tensors;
-    void* workspace = nullptr;
-};
-
-// Each Python thread that calls in gets device 0 as its current context once, as a CANN program would.
-bool EnsureDevice(Failure* failure) {
-    thread_local bool device_set = false;
-    if (device_set) return true;
-    const aclError status = aclrtSetDevice(0);
-    if (status != ACL_SUCCESS) {
-        *failure = FailureFromRecentMessage(status, "aclrtSetDevice");
-        return false;
-    }
-    device_set = true;
-    return true;
-}
-
-aclTensor* CreateTensor(const TensorSpec& spec) {
-    const auto& [address, dtype, shape, strides] = spec;
-    // The storage is described as the flat span the view addresses; the operators read the view.
-    int64_t span = 1;
-    for (size_t d = 0; d < shape.size(); ++d) span += shape[d] > 0 ? (shape[d] - 1) * strides[d] : 0;
-    const int64_t storage[1] = {span};
-    return aclCreateTensor(shape.data(), shape.size(), static_cast<aclDataType>(dtype), strides.data(), 0,
-                           ACL_FORMAT_ND, storage, 1, reinterpret_cast<void*>(address));
-}
-
-// Runs one operator with the GIL released. Returns an empty failure on success.
-Failure RunOperator(const std::string& name, const std::vector<TensorSpec>& inputs, const TensorSpec& out,
-                    int64_t reduction, const std::vector<Region>& regions, int threads) {
-    const aclnn_cpu::OperatorDescription* found = aclnn_cpu::FindOperator(name.c_str());
-    if (found == nullptr) return {ACLNN_ERR_PARAM_INVALID, "unknown operator " + name};
-    const aclnn_cpu::OperatorDescription& description = *found;
-    if (static_cast<int>(inputs.size()) != description.input_count)
-        return {ACLNN_ERR_PARAM_INVALID, name + " takes " + std::to_string(description.input_count) + " inputs"};
-    Failure failure;
-    if (!EnsureDevice(&failure)) return failure;
-    CallResources resources;
-    for (const auto& [address, bytes] : regions) {
-        if (bytes == 0) continue;
-        void* base = reinterpret_cast<void*>(address);
-        void* mapped = nullptr;
-        const aclError status = aclrtHostRegister(base, bytes, ACL_HOST_REGISTER_MAPPED, &mapped);
-        if (status != ACL_SUCCESS) return FailureFromRecentMessage(status, "aclrtHostRegister");
-        resources.registered.push_back(base);
-    }
-    for (const TensorSpec& spec : inputs) resources.tensors.push_back(CreateTensor(spec));
-    resources.tensors.push_back(CreateTensor(out));
-    for (aclTensor* tensor : resources.tensors)
-        if (tensor == nullptr) return FailureFromRecentMessage(ACLNN_ERR_PARAM_INVALID, "aclCreateTensor");
-    uint64_t workspace_size = 0;
-    aclOpExecutor* executor = nullptr;
-    aclnnStatus status = description.get_workspace_size(resources.tensors.data(), reduction,
-                                                        resources.tensors.back(), &workspace_size, &executor);
-    if (status != ACLNN_SUCCESS)
-        return FailureFromRecentMessage(status, (std::string(description.api_name) + "GetWorkspaceSize").c_str());
-    if (workspace_size > 0) {
-        const aclError allocated = aclrtMalloc(&resources.workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST);
-        if (allocated != ACL_SUCCESS) {
-            // The executor is single-use: run it with no workspace would fail, so release it unrun.
-            aclSetAclOpExecutorRepeatable(executor);
-            aclDestroyAclOpExecutor(executor);
-            return FailureFromRecentMessage(allocated, "aclrtMalloc (workspace)");
-        }
-    }
-    // Phase 2 reads the thread count on this thread: the caller's (PyTorch's) setting when it gives one (0:
-    // leave the thread's setting, ACLNN_CPU_NUM_THREADS or all cores, alone).
-    if (threads > 0) aclnnCpuSetThreadCount(threads);
-    status = description.run(resources.workspace, workspace_size, executor, nullptr);
-    if (threads > 0) aclnnCpuSetThreadCount(0);
-    if (status != ACLNN_SUCCESS) return FailureFromRecentMessage(status, description.api_name);
-    const aclError synced = aclrtSynchronizeStream(nullptr);
-    if (synced != ACL_SUCCESS) return FailureFromRecentMessage(synced, "aclrtSynchronizeStream");
-    return failure;
+TensorSpec ToSpec(const TensorTuple& tuple) {
+    const auto& [address, dtype, shape, strides] = tuple;
+    TensorSpec spec;
+    spec.address = address;
+    spec.dtype = dtype;
+    spec.shape = shape;
+    spec.strides = strides;
+    spec.element_bytes = dtype == ACL_FLOAT ? 4 : 2;
+    return spec;
 }
 
 [[noreturn]] void RaiseAclnnError(const Failure& failure) {
@@ -162,12 +76,17 @@ PYBIND11_MODULE(_core, module) {
     module.doc() = "aclnn-cpu's C API, called from Python (internal; use the aclnn_cpu package)";
     module.def(
         "run",
-        [](const std::string& name, const std::vector<TensorSpec>& inputs, const TensorSpec& out, int64_t reduction,
+        [](const std::string& name, const std::vector<TensorTuple>& inputs, const TensorTuple& out, int64_t reduction,
            const std::vector<Region>& regions, int threads) {
+            const aclnn_cpu::OperatorDescription* row = aclnn_cpu::FindOperator(name.c_str());
+            if (row == nullptr) RaiseAclnnError({ACLNN_ERR_PARAM_INVALID, "unknown operator " + name});
+            std::vector<TensorSpec> specs;
+            for (const TensorTuple& input : inputs) specs.push_back(ToSpec(input));
+            const TensorSpec out_spec = ToSpec(out);
             Failure failure;
             {
                 py::gil_scoped_release release;
-                failure = RunOperator(name, inputs, out, reduction, regions, threads);
+                failure = aclnn_cpu::python::RunOperator(*row, specs, out_spec, reduction, regions, threads);
             }
             if (failure.status != 0) RaiseAclnnError(failure);
         },

@@ -25,7 +25,9 @@ struct OperatorDescription {
     const char* name;      // snake_case; also PyTorch's aten operator of the same arithmetic
     const char* api_name;  // the C API's name, for messages
     int input_count;
-    const char* input_names[kMaxOperatorInputs];  // CANN's parameter names, in order (out comes last)
+    const char* input_names[kMaxOperatorInputs];       // CANN's parameter names, in order (out comes last)
+    const char* aten_input_names[kMaxOperatorInputs];  // PyTorch's names of the same inputs in aten's schemas
+    int self_input;  // the input PyTorch's result takes its dtype from (self)
     // Whether a reduction other than none makes out 0-d (the loss), or out keeps the broadcast shape (the
     // gradient, whose mean only scales).
     bool reduction_gives_scalar;
@@ -34,12 +36,13 @@ struct OperatorDescription {
 };
 
 inline constexpr OperatorDescription kOperators[] = {
-    {"soft_margin_loss_backward", "aclnnSoftMarginLossBackward", 3, {"gradOutput", "self", "target"}, false,
+    {"soft_margin_loss_backward", "aclnnSoftMarginLossBackward", 3, {"gradOutput", "self", "target"},
+     {"grad_output", "self", "target"}, 1, false,
      [](const aclTensor* const* in, int64_t reduction, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
          return aclnnSoftMarginLossBackwardGetWorkspaceSize(in[0], in[1], in[2], reduction, out, size, executor);
      },
      aclnnSoftMarginLossBackward},
-    {"soft_margin_loss", "aclnnSoftMarginLoss", 2, {"self", "target", nullptr}, true,
+    {"soft_margin_loss", "aclnnSoftMarginLoss", 2, {"self", "target", nullptr}, {"self", "target", nullptr}, 0, true,
      [](const aclTensor* const* in, int64_t reduction, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
          return aclnnSoftMarginLossGetWorkspaceSize(in[0], in[1], reduction, out, size, executor);
      },
