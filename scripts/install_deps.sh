@@ -3,10 +3,12 @@
 # As root it runs apt-get itself; otherwise it prints the command to run and fails.
 set -euo pipefail
 # dash and zsh: the tests source set_env.sh from every shell it supports.
-# The Python package: pybind11, the DLPack header, numpy; its tests: pytest, PyTorch for the DLPack path, and
-# matplotlib for compare reports (optional for the package itself: without it only --report is unavailable).
+# The Python package: pybind11, the DLPack header, numpy, and libtorch-dev for its PyTorch kernels; its tests:
+# pytest, PyTorch, and matplotlib for compare reports (optional for the package itself: without it only
+# --report is unavailable).
 packages=(cmake ninja-build g++ make pkgconf libgtest-dev libhwy-dev dash zsh
-          python3-dev pybind11-dev libdlpack-dev python3-numpy python3-pytest python3-torch python3-matplotlib
+          python3-dev pybind11-dev libdlpack-dev python3-numpy python3-pytest python3-torch libtorch-dev
+          python3-matplotlib
           ${EXTRA_PACKAGES:-})
 missing=()
 for package in "${packages[@]}"; do
