@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""PyTorch with and without aclnn_cpu.torch, paired in one run: a training step (nn.SoftMarginLoss mean
-forward + backward) on 16M float32 elements at 1 and 2 threads, and the per-call time on a 4-element tensor.
+"""PyTorch with and without aclnn_cpu.torch, paired in one run: a training step (nn.SoftMarginLoss mean forward
++ backward) on 4M and 16M float32 elements at 1 and 2 threads, and the step from 256 to 1M elements at one thread
+(where the override's per-call cost and PyTorch's meet).
 
-Each round times PyTorch's own kernels and the override back to back (alternating which goes first), and the
-ratios are taken per round, so a noisy neighbour slows both sides of a pair. Prints the median ratio and the
-range over rounds. Run by scripts/run_torch_bench.sh (add --quick for fewer rounds).
+Each round times PyTorch's own kernels and the override back to back (alternating which goes first), five
+repetitions of the step each, and takes two ratios per round: of the best of the five, and of their median (what a
+training loop meets on average, allocations included). Prints the median ratio and the range over rounds.
+Run by scripts/run_torch_bench.sh (add --quick for fewer rounds).
 """
 import argparse
 import os
@@ -17,6 +19,7 @@ import torch
 import aclnn_cpu.torch as override
 
 F = torch.nn.functional
+REPEATS = 5
 
 
 def cpu_description():
@@ -39,65 +42,76 @@ def training_step(x, y):
     return loss
 
 
-def best_time(function, repeats):
-    best = float("inf")
+def repetition_times(function, repeats, calls):
+    """Seconds per call of each of `repeats` timed batches of `calls` calls."""
+    times = []
     for _ in range(repeats):
         start = time.perf_counter()
-        function()
-        best = min(best, time.perf_counter() - start)
-    return best
+        for _ in range(calls):
+            function()
+        times.append((time.perf_counter() - start) / calls)
+    return times
 
 
-def paired(function, rounds, repeats):
-    """Per round: (PyTorch's own seconds, the override's seconds), the order alternating between rounds."""
-    pairs = []
+def paired(function, rounds, calls=1):
+    """Per round: {False: PyTorch's own times, True: the override's}, the order alternating between rounds."""
+    results = []
     for round_index in range(rounds):
         times = {}
         for state in ((False, True) if round_index % 2 == 0 else (True, False)):
             with override.enabled(state):
-                function()  # warm-up: first-touch of results, the dispatcher's cache
-                times[state] = best_time(function, repeats)
-        pairs.append((times[False], times[True]))
-    return pairs
+                function()  # warm-up: the dispatcher's cache, the allocator's first blocks
+                times[state] = repetition_times(function, REPEATS, calls)
+        results.append(times)
+    return results
 
 
 def summary(values):
-    return f"{statistics.median(values):.2f} (range {min(values):.2f}-{max(values):.2f})"
+    return f"{statistics.median(values):.2f} ({min(values):.2f}-{max(values):.2f})"
+
+
+def ratios(results, statistic):
+    return [statistic(r[False]) / statistic(r[True]) for r in results]
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="3 rounds instead of 7")
+    parser.add_argument("--quick", action="store_true", help="3 rounds instead of 7, and fewer sizes")
     args = parser.parse_args()
     rounds = 3 if args.quick else 7
     print(f"CPU: {cpu_description()}; torch {torch.__version__}; "
           f"ACLNN_CPU_NUM_THREADS={os.environ.get('ACLNN_CPU_NUM_THREADS', '(unset)')}")
     generator = torch.Generator().manual_seed(0)
-    count = 16 * 1024 * 1024
-    x = (torch.rand(count, generator=generator) * 8 - 4).requires_grad_()
-    y = torch.where(torch.rand(count, generator=generator) < 0.5, -1.0, 1.0)
-    print("| comparison | threads | PyTorch's own | aclnn_cpu.torch | ratio (own / override), median and range |")
-    print("|---|---|---|---|---|")
     previous = torch.get_num_threads()
-    for threads in (1, 2):
-        torch.set_num_threads(threads)
-        pairs = paired(lambda: training_step(x, y), rounds, repeats=3)
-        own = statistics.median(p[0] for p in pairs)
-        ours = statistics.median(p[1] for p in pairs)
-        print(f"| training step, 16M float32 (mean + backward) | {threads} | {own * 1e3:.1f} ms | "
-              f"{ours * 1e3:.1f} ms | {summary([p[0] / p[1] for p in pairs])} |")
+    print("| training step, float32 (mean + backward) | threads | PyTorch's own, median | aclnn_cpu.torch, median "
+          "| own / override: best of 5 | own / override: median of 5 |")
+    print("|---|---|---|---|---|---|")
+    for count in ((4 << 20,) if args.quick else (4 << 20, 16 << 20)):
+        x = (torch.rand(count, generator=generator) * 8 - 4).requires_grad_()
+        y = torch.where(torch.rand(count, generator=generator) < 0.5, -1.0, 1.0)
+        for threads in (1, 2):
+            torch.set_num_threads(threads)
+            results = paired(lambda: training_step(x, y), rounds)
+            own = statistics.median(statistics.median(r[False]) for r in results)
+            ours = statistics.median(statistics.median(r[True]) for r in results)
+            print(f"| {count >> 20}M elements | {threads} | {own * 1e3:.2f} ms | {ours * 1e3:.2f} ms | "
+                  f"{summary(ratios(results, min))} | {summary(ratios(results, statistics.median))} |")
+    torch.set_num_threads(1)
+    print()
+    print("| training step, float32, one thread | PyTorch's own, median | aclnn_cpu.torch, median | "
+          "own / override: median of 5 |")
+    print("|---|---|---|---|")
+    sizes = (1024, 65536) if args.quick else (4, 64, 256, 1024, 4096, 16384, 65536, 262144, 1 << 20)
+    for count in sizes:
+        x = (torch.rand(count, generator=generator) * 8 - 4).requires_grad_()
+        y = torch.where(torch.rand(count, generator=generator) < 0.5, -1.0, 1.0)
+        calls = max(1, min(20000, 2000000 // count))
+        results = paired(lambda: training_step(x, y), rounds, calls)
+        own = statistics.median(statistics.median(r[False]) for r in results)
+        ours = statistics.median(statistics.median(r[True]) for r in results)
+        print(f"| {count} elements | {own * 1e6:.1f} us | {ours * 1e6:.1f} us | "
+              f"{summary(ratios(results, statistics.median))} |")
     torch.set_num_threads(previous)
-    small_x, small_y = torch.randn(4), torch.ones(4)
-    calls = 20000
-
-    def many_calls():
-        for _ in range(calls):
-            F.soft_margin_loss(small_x, small_y)
-
-    pairs = [(own / calls * 1e6, ours / calls * 1e6) for own, ours in paired(many_calls, rounds, repeats=3)]
-    print(f"| one call, 4 float32 elements (mean) | {torch.get_num_threads()} | "
-          f"{statistics.median(p[0] for p in pairs):.2f} us | {statistics.median(p[1] for p in pairs):.2f} us | "
-          f"+{summary([p[1] - p[0] for p in pairs])} us per call |")
 
 
 if __name__ == "__main__":
