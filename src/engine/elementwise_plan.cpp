@@ -103,6 +103,7 @@ ElementwisePlan::ElementwisePlan(const ElementwiseDescription& description, std:
     config_.num_inputs = static_cast<int>(operands_.size()) - 1;
     config_.output = description.output;
     config_.input_scale = description.input_scale;
+    config_.parameters = description.parameters;
     std::array<std::vector<int64_t>, kMaxOperands> strides;
     std::array<int64_t, kMaxOperands> sizes{};
     for (size_t k = 0; k < operands_.size(); ++k) {
@@ -253,10 +254,12 @@ float ElementwisePlan::Sum(const OperandPointers& bases, double* chunk_sums, int
             chunk_sums[chunk] = TreeSum(sums.lanes, kernels::kSumLanes);
         }
     });
-    // float64 partial sums of fp32 terms, rounded once to fp32; mean multiplies by 1/(float)N in fp32 as
-    // CANN's kernel does (N = 0 gives 0 * inf = NaN, CANN's mean of nothing).
+    // float64 partial sums of fp32 terms, rounded once to fp32; a mean then multiplies by 1/(float)N or divides
+    // by (float)N in fp32, as the operator's CANN kernel does (N = 0 gives NaN, CANN's mean of nothing).
     float total = static_cast<float>(TreeSum(chunk_sums, chunks));
-    if (mean_) total *= 1.0f / static_cast<float>(shape_.numel);
+    const float count = static_cast<float>(shape_.numel);
+    if (mean_ == MeanRule::kTimesReciprocal) total *= 1.0f / count;
+    if (mean_ == MeanRule::kDividedByCount) total /= count;
     return total;
 }
 

@@ -22,13 +22,21 @@ struct PlanOperand {
     validation::ViewExtent extent; // from validation
 };
 
+// How a kSum result becomes a mean (N = numel of the broadcast shape): CANN's kernels differ.
+enum class MeanRule : uint8_t {
+    kNone,             // a sum
+    kTimesReciprocal,  // the fp32 sum times 1.0f / (float)N (the reduce template's Muls by meanVar)
+    kDividedByCount,   // the fp32 sum divided by (float)N
+};
+
 // What an operator tells the engine besides its operands.
 struct ElementwiseDescription {
     const char* phase2_name = "";                      // for messages in phase 2
     kernels::TileKernelChooser choose_kernel = nullptr;  // the operator's dispatched ChooseTileKernel
     kernels::OutputMode output = kernels::OutputMode::kStore;
-    float input_scale = 1.0f;  // for the functor's scaled input (kStore)
-    bool mean = false;         // kSum: the fp32 sum times 1/(float)N, N = numel of the broadcast shape
+    float input_scale = 1.0f;              // for the functor's scaled input (kStore)
+    kernels::FunctorParameters parameters;  // what the operator's functor is built from (beta, a coefficient)
+    MeanRule mean = MeanRule::kNone;       // kSum only
 };
 
 class ElementwisePlan final : public OpPlan, public std::enable_shared_from_this<ElementwisePlan> {
@@ -62,7 +70,7 @@ private:
     IterationShape shape_;
     kernels::KernelConfig config_;
     kernels::TileKernel kernel_ = nullptr;
-    bool mean_ = false;
+    MeanRule mean_ = MeanRule::kNone;
     uint64_t workspace_size_ = 0;
 };
 

@@ -37,8 +37,8 @@ constexpr int64_t kBlock = 512;  // elements per block: 2 KiB per fp32 buffer; a
 
 // Computes a block and hands each result vector to store(i, vector), i = 0, lanes, ... < padded.
 template <class Op, class Store>
-HWY_INLINE void ComputeBlock(const KernelConfig& config, const TileOperand* in, const float* const* values,
-                             int64_t padded, Store&& store) {
+HWY_INLINE void ComputeBlock(const KernelConfig& config, const Op& op, const TileOperand* in,
+                             const float* const* values, int64_t padded, Store&& store) {
     constexpr int kScaled = Op::kScaledInput;
     const DF df;
     const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
@@ -55,11 +55,11 @@ HWY_INLINE void ComputeBlock(const KernelConfig& config, const TileOperand* in, 
         if (kScaled >= 0 && k == kScaled && scale) v = hn::Mul(v, scale_by);
         return v;
     };
-    auto apply = [&](int64_t i) { return ApplyTo<Op>(df, [&](int k) { return input(k, i); }); };
+    auto apply = [&](int64_t i) { return ApplyTo(op, df, [&](int k) { return input(k, i); }); };
     int64_t i = 0;
     // Two independent vectors per step, as in the fused path, so that long dependency chains interleave.
     for (; i + 2 * lanes <= padded; i += 2 * lanes) {
-        ApplyToTwo<Op>(df, input, i, i + lanes, [&](hn::Vec<DF> r, hn::Vec<DF> r2) {
+        ApplyToTwo(op, df, input, i, i + lanes, [&](hn::Vec<DF> r, hn::Vec<DF> r2) {
             store(i, round ? RoundToType(df, promote, r) : r);
             store(i + lanes, round ? RoundToType(df, promote, r2) : r2);
         });
@@ -136,7 +136,7 @@ public:
     static constexpr int kInputs = Op::kInputs;
 
     TileBlocks(const KernelConfig& config, const Tile& tile, SumAccumulator* sums)
-        : config_(config), tile_(tile), sums_(sums) {
+        : config_(config), op_(MakeFunctor<Op>(config)), tile_(tile), sums_(sums) {
         for (int k = 0; k <= kInputs; ++k) {
             TileOperand& op = ops_[k];
             op.type = config.types[k];
@@ -174,7 +174,7 @@ public:
         }
         if (config_.output == OutputMode::kSum) {
             float* results = reinterpret_cast<float*>(raw_);  // the gathers of this block are done with raw_
-            ComputeBlock<Op>(config_, ops_, values, padded,
+            ComputeBlock(config_, op_, ops_, values, padded,
                              [&](int64_t i, hn::Vec<DF> r) { hn::Store(r, df, results + i); });
             AccumulateSums(results, len, tile_.linear_origin + first, sums_);
             return;
@@ -195,14 +195,14 @@ private:
         const bool stream = direct != nullptr && config_.stream_stores && out_type == ElementType::kFloat32 &&
                             reinterpret_cast<uintptr_t>(direct) % (static_cast<uintptr_t>(lanes) * 4) == 0;
         if (stream) {
-            ComputeBlock<Op>(config_, ops_, values, padded,
+            ComputeBlock(config_, op_, ops_, values, padded,
                              [&](int64_t i, hn::Vec<DF> r) { StoreAsType<true>(df, out_type, r, direct + i * 4); });
         } else if (direct != nullptr) {
-            ComputeBlock<Op>(config_, ops_, values, padded, [&](int64_t i, hn::Vec<DF> r) {
+            ComputeBlock(config_, op_, ops_, values, padded, [&](int64_t i, hn::Vec<DF> r) {
                 StoreAsType<false>(df, out_type, r, direct + i * out.size);
             });
         } else {
-            ComputeBlock<Op>(config_, ops_, values, padded, [&](int64_t i, hn::Vec<DF> r) {
+            ComputeBlock(config_, op_, ops_, values, padded, [&](int64_t i, hn::Vec<DF> r) {
                 StoreAsType<false>(df, out_type, r, raw_ + i * out.size);
             });
             Scatter(raw_, out, tile_.inner_size, first, len);
@@ -210,6 +210,7 @@ private:
     }
 
     const KernelConfig& config_;
+    const Op op_;
     const Tile& tile_;
     SumAccumulator* sums_;
     TileOperand ops_[kInputs + 1];

@@ -10,6 +10,10 @@
 #define ACLNN_CPU_KERNELS_FUNCTOR_APPLICATION_INL_H_
 #endif
 
+#include <cstddef>
+#include <type_traits>
+#include <utility>
+
 #include "hwy/highway.h"
 #include "kernels/operand_access-inl.h"
 #include "kernels/tile_kernel.h"
@@ -18,61 +22,83 @@ HWY_BEFORE_NAMESPACE();
 namespace aclnn_cpu::kernels::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// An operator's functor for a call: built from the parameters phase 1 set (FunctorParameters: beta, a
+// divisor, ...) when it takes them, else default-constructed. Cheap to build (a few scalars), so each tile
+// function builds its own and passes it through its loops by reference.
+template <class Op>
+HWY_INLINE Op MakeFunctor(const KernelConfig& config) {
+    if constexpr (std::is_constructible_v<Op, const FunctorParameters&>) {
+        return Op(config.parameters);
+    } else {
+        (void)config;
+        return Op();
+    }
+}
+
 // The functor applied to its inputs, input(k) giving the k-th as an fp32 vector. The inputs come from a
 // function, not an array: SVE's vector types are sizeless, and C++ allows them in neither arrays nor structs,
 // so one source serves fixed-size (x86, NEON) and scalable (SVE) targets only if vectors stay in locals,
-// arguments and return values.
+// arguments and return values -- here, a parameter pack.
+template <class Op, class Input, size_t... K>
+HWY_INLINE hn::Vec<DF> ApplyToInputs(const Op& op, DF df, Input& input, std::index_sequence<K...>) {
+    return op(df, input(static_cast<int>(K))...);
+}
+
 template <class Op, class Input>
-HWY_INLINE hn::Vec<DF> ApplyTo(DF df, Input&& input) {
+HWY_INLINE hn::Vec<DF> ApplyTo(const Op& op, DF df, Input&& input) {
     static_assert(Op::kInputs >= 1 && Op::kInputs <= kMaxInputs, "an operator has 1 to kMaxInputs inputs");
-    if constexpr (Op::kInputs == 1) {
-        return Op()(df, input(0));
-    } else if constexpr (Op::kInputs == 2) {
-        return Op()(df, input(0), input(1));
+    return ApplyToInputs(op, df, input, std::make_index_sequence<Op::kInputs>());
+}
+
+// The n-th of its arguments (vectors pass through a pack as arguments; no array holds them).
+template <size_t N, class First, class... Rest>
+HWY_INLINE First NthOf(First first, Rest... rest) {
+    if constexpr (N == 0) {
+        return first;
     } else {
-        return Op()(df, input(0), input(1), input(2));
+        return NthOf<N - 1>(rest...);
     }
+}
+
+// The functor on vectors whose inputs are all loaded: v holds vector 0's inputs, then vector 1's, ...
+template <class Op, class Consume, size_t... K, class... V>
+HWY_INLINE void ApplyLoadedTwo(const Op& op, DF df, Consume& consume, std::index_sequence<K...>, V... v) {
+    constexpr size_t kCount = sizeof...(K);
+    consume(op(df, NthOf<K>(v...)...), op(df, NthOf<kCount + K>(v...)...));
+}
+template <class Op, class Consume, size_t... K, class... V>
+HWY_INLINE void ApplyLoadedFour(const Op& op, DF df, Consume& consume, std::index_sequence<K...>, V... v) {
+    constexpr size_t kCount = sizeof...(K);
+    consume(op(df, NthOf<K>(v...)...), op(df, NthOf<kCount + K>(v...)...), op(df, NthOf<2 * kCount + K>(v...)...),
+            op(df, NthOf<3 * kCount + K>(v...)...));
+}
+
+template <class Op, class Input, class Consume, size_t... K>
+HWY_INLINE void LoadTwo(const Op& op, DF df, Input& input, int64_t i0, int64_t i1, Consume& consume,
+                        std::index_sequence<K...> inputs) {
+    ApplyLoadedTwo(op, df, consume, inputs, input(static_cast<int>(K), i0)..., input(static_cast<int>(K), i1)...);
+}
+template <class Op, class Input, class Consume, size_t... K>
+HWY_INLINE void LoadFour(const Op& op, DF df, Input& input, int64_t i, int64_t step, Consume& consume,
+                         std::index_sequence<K...> inputs) {
+    ApplyLoadedFour(op, df, consume, inputs, input(static_cast<int>(K), i)..., input(static_cast<int>(K), i + step)...,
+                    input(static_cast<int>(K), i + 2 * step)..., input(static_cast<int>(K), i + 3 * step)...);
 }
 
 // The functor on two vectors, input(k, i) giving input k of the vector at element i, handed to
-// consume(r0, r1). Every input of both is loaded before either is computed: the loads may branch (a
-// row-constant input is a broadcast), and only two computations in one branch-free stretch are interleaved
-// by the scheduler; computing each right after its own loads leaves the chains apart (docs/performance.md,
-// "Measurements behind the kernel choices").
+// consume(r0, r1). Every input of both is loaded before either is computed (they are the arguments of the call
+// that computes them): the loads may branch (a row-constant input is a broadcast), and only computations in one
+// branch-free stretch are interleaved by the scheduler; computing each right after its own loads leaves the
+// chains apart (docs/performance.md, "Measurements behind the kernel choices").
 template <class Op, class Input, class Consume>
-HWY_INLINE void ApplyToTwo(DF df, Input&& input, int64_t i0, int64_t i1, Consume&& consume) {
-    if constexpr (Op::kInputs == 1) {
-        const auto a0 = input(0, i0), a1 = input(0, i1);
-        consume(Op()(df, a0), Op()(df, a1));
-    } else if constexpr (Op::kInputs == 2) {
-        const auto a0 = input(0, i0), b0 = input(1, i0), a1 = input(0, i1), b1 = input(1, i1);
-        consume(Op()(df, a0, b0), Op()(df, a1, b1));
-    } else {
-        const auto a0 = input(0, i0), b0 = input(1, i0), c0 = input(2, i0);
-        const auto a1 = input(0, i1), b1 = input(1, i1), c1 = input(2, i1);
-        consume(Op()(df, a0, b0, c0), Op()(df, a1, b1, c1));
-    }
+HWY_INLINE void ApplyToTwo(const Op& op, DF df, Input&& input, int64_t i0, int64_t i1, Consume&& consume) {
+    LoadTwo(op, df, input, i0, i1, consume, std::make_index_sequence<Op::kInputs>());
 }
 
-// The same for four vectors (the fused sum's step).
+// The same for four vectors (the fused sum's step), at i, i + step, i + 2 step, i + 3 step.
 template <class Op, class Input, class Consume>
-HWY_INLINE void ApplyToFour(DF df, Input&& input, int64_t i, int64_t step, Consume&& consume) {
-    if constexpr (Op::kInputs == 1) {
-        const auto a0 = input(0, i), a1 = input(0, i + step), a2 = input(0, i + 2 * step),
-                   a3 = input(0, i + 3 * step);
-        consume(Op()(df, a0), Op()(df, a1), Op()(df, a2), Op()(df, a3));
-    } else if constexpr (Op::kInputs == 2) {
-        const auto a0 = input(0, i), b0 = input(1, i), a1 = input(0, i + step), b1 = input(1, i + step);
-        const auto a2 = input(0, i + 2 * step), b2 = input(1, i + 2 * step);
-        const auto a3 = input(0, i + 3 * step), b3 = input(1, i + 3 * step);
-        consume(Op()(df, a0, b0), Op()(df, a1, b1), Op()(df, a2, b2), Op()(df, a3, b3));
-    } else {
-        const auto a0 = input(0, i), b0 = input(1, i), c0 = input(2, i);
-        const auto a1 = input(0, i + step), b1 = input(1, i + step), c1 = input(2, i + step);
-        const auto a2 = input(0, i + 2 * step), b2 = input(1, i + 2 * step), c2 = input(2, i + 2 * step);
-        const auto a3 = input(0, i + 3 * step), b3 = input(1, i + 3 * step), c3 = input(2, i + 3 * step);
-        consume(Op()(df, a0, b0, c0), Op()(df, a1, b1, c1), Op()(df, a2, b2, c2), Op()(df, a3, b3, c3));
-    }
+HWY_INLINE void ApplyToFour(const Op& op, DF df, Input&& input, int64_t i, int64_t step, Consume&& consume) {
+    LoadFour(op, df, input, i, step, consume, std::make_index_sequence<Op::kInputs>());
 }
 
 }  // namespace aclnn_cpu::kernels::HWY_NAMESPACE

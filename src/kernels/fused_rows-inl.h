@@ -47,7 +47,8 @@ struct FusedRows {
 // hoists the broadcast out of the loops.
 template <class Op, ElementType kIn>
 struct RowInputs {
-    RowInputs(const KernelConfig& config, const FusedRows& a, int64_t row) : rows(a), scale(config.input_scale) {
+    RowInputs(const KernelConfig& config, const Op& functor, const FusedRows& a, int64_t row)
+        : op(functor), rows(a), scale(config.input_scale) {
         for (int k = 0; k < Op::kInputs; ++k) {
             type[k] = kIn == kMixedTypes ? config.types[k] : kIn;
             p[k] = a.in[k] + row * a.in_outer[k];
@@ -72,7 +73,7 @@ struct RowInputs {
     }
     // The functor on the vector at element i of `from`.
     HWY_INLINE hn::Vec<DF> Apply(const char* const* from, int64_t i) const {
-        return ApplyTo<Op>(DF(), [&](int k) { return Load(k, from, i); });
+        return ApplyTo(op, DF(), [&](int k) { return Load(k, from, i); });
     }
     // Copies the count (< one vector) elements at element i of the row to tail, for Apply(tails, 0).
     void CopyEnd(int64_t i, int64_t count, char (*tail)[hn::MaxLanes(DF()) * sizeof(float)],
@@ -86,6 +87,7 @@ struct RowInputs {
     HWY_INLINE ElementType Type(int k) const { return kIn == kMixedTypes ? type[k] : kIn; }
     HWY_INLINE int64_t InSize(int k) const { return ElementSize(Type(k)); }
 
+    const Op& op;
     const FusedRows& rows;
     ElementType type[kMaxInputs];
     const char* p[kMaxInputs];
@@ -107,8 +109,9 @@ void FusedRowsKernel(const KernelConfig& config, const FusedRows& a) {
     const int64_t rest = a.count - full;
     HWY_ALIGN char tail_in[kMaxInputs][hn::MaxLanes(df) * sizeof(float)] = {};
     HWY_ALIGN char tail_out[hn::MaxLanes(df) * sizeof(float)];
+    const Op op = MakeFunctor<Op>(config);
     for (int64_t row = 0; row < a.rows; ++row) {
-        const RowInputs<Op, kIn> inputs(config, a, row);
+        const RowInputs<Op, kIn> inputs(config, op, a, row);
         const char* const* p = inputs.p;
         char* out = a.out + row * a.out_outer;
         int64_t i = 0;
@@ -131,8 +134,8 @@ void FusedRowsKernel(const KernelConfig& config, const FusedRows& a) {
                     if (kScaled >= 0 && k == kScaled && inputs.scale_each) v = hn::Mul(v, hn::Set(df, inputs.scale));
                     return v;
                 };
-                const auto even = ApplyTo<Op>(df, [&](int k) { return half(k, false); });
-                const auto odd = ApplyTo<Op>(df, [&](int k) { return half(k, true); });
+                const auto even = ApplyTo(op, df, [&](int k) { return half(k, false); });
+                const auto odd = ApplyTo(op, df, [&](int k) { return half(k, true); });
                 const auto packed = NarrowBf16Pair(df, even, odd, hardware_bf16);
                 uint16_t* to = reinterpret_cast<uint16_t*>(out + i * kOutSize);
                 if (stream_pairs) hn::Stream(packed, du16, to); else hn::StoreU(packed, du16, to);
@@ -142,7 +145,7 @@ void FusedRowsKernel(const KernelConfig& config, const FusedRows& a) {
         // Two independent vectors per step: the functor's long dependency chains (exp, log, division)
         // interleave, where one at a time would leave the out-of-order window waiting on a single chain.
         for (; i + 2 * lanes <= full; i += 2 * lanes) {
-            ApplyToTwo<Op>(df, [&](int k, int64_t at) { return inputs.Load(k, p, at); }, i, i + lanes,
+            ApplyToTwo(op, df, [&](int k, int64_t at) { return inputs.Load(k, p, at); }, i, i + lanes,
                            [&](hn::Vec<DF> r, hn::Vec<DF> r2) {
                                if (round) {
                                    r = RoundToType(df, promote, r);

@@ -96,7 +96,7 @@ HWY_INLINE void AddGroupsOfRow(const FusedRows& a, const RowInputs<Op, kIn>& inp
             }
         }
         float* slot = waiting[step % kSumRingSteps];
-        ApplyToFour<Op>(df, [&](int k, int64_t at) { return inputs.Load(k, p, at); }, i, kLanes,
+        ApplyToFour(inputs.op, df, [&](int k, int64_t at) { return inputs.Load(k, p, at); }, i, kLanes,
                         [&](hn::Vec<DF> r0, hn::Vec<DF> r1, hn::Vec<DF> r2, hn::Vec<DF> r3) {
                             // The step kSumRingSteps back first, then this one in its place.
                             if (step >= kSumRingSteps) add_step(slot);
@@ -125,8 +125,9 @@ void FusedSumRowsKernel(const KernelConfig& config, const FusedRows& a, int64_t 
     HWY_ALIGN char tail_in[kMaxInputs][kLanes * sizeof(float)] = {};
     HWY_ALIGN float results[kLanes];
     const bool prefetch_twice = SumsPrefetchTwice();
+    const Op op = MakeFunctor<Op>(config);
     for (int64_t row = 0; row < a.rows; ++row) {
-        const RowInputs<Op, kIn> inputs(config, a, row);
+        const RowInputs<Op, kIn> inputs(config, op, a, row);
         const int64_t row_linear = linear + row * pitch;
         // Elements [from, from + count) of the row, count < one vector each time, through padded copies.
         auto add_end = [&](int64_t from, int64_t count) {

@@ -1,4 +1,4 @@
-// What a tile kernel is handed: a 2-D piece of the iteration (the two innermost dims) over up to four
+// What a tile kernel is handed: a 2-D piece of the iteration (the two innermost dims) over up to six
 // operands. It belongs to the kernels, which only read it; the engine (engine/iteration_shape.h) cuts the
 // iteration into tiles.
 #pragma once
@@ -8,7 +8,7 @@
 
 namespace aclnn_cpu::kernels {
 
-constexpr int kMaxOperands = 4;  // inputs first, the output last
+constexpr int kMaxOperands = 6;  // up to five inputs first, the output last
 
 // Each operand's address of the current element (or row start); nullptr for an unused operand slot.
 using OperandPointers = std::array<char*, kMaxOperands>;

@@ -16,6 +16,13 @@ constexpr int kMaxInputs = kMaxOperands - 1;
 // What a kernel does with each computed value: store it to out (converted to out's dtype), or add it to a sum.
 enum class OutputMode : uint8_t { kStore, kSum };
 
+// The scalars an operator's functor is built from (beta, a coefficient, ...), set in phase 1 by the operator's
+// description; their meaning is the functor's.
+constexpr int kMaxFunctorParameters = 4;
+struct FunctorParameters {
+    float values[kMaxFunctorParameters] = {};
+};
+
 struct KernelConfig {
     int num_inputs = 0;                                      // the output is operand num_inputs
     std::array<ElementType, kMaxOperands> types{};  // per operand: inputs, then the output
@@ -23,6 +30,7 @@ struct KernelConfig {
     float input_scale = 1.0f;     // multiplies the operator's scaled input (its pre-scale hook), when not 1
     bool stream_stores = false;   // non-temporal stores for outputs much larger than the caches
     OutputMode output = OutputMode::kStore;
+    FunctorParameters parameters;  // what the operator's functor is built from (MakeFunctor)
 
     ElementType out_type() const { return types[num_inputs]; }
 };

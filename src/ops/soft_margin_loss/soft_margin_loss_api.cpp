@@ -33,7 +33,7 @@ aclnnStatus aclnnSoftMarginLossGetWorkspaceSize(const aclTensor* self, const acl
             description.phase2_name = kPhase2Name;
             description.choose_kernel = &ops::soft_margin_loss::ChooseTileKernel;
             description.output = elementwise ? kernels::OutputMode::kStore : kernels::OutputMode::kSum;
-            description.mean = reduction == 1;
+            description.mean = reduction == 1 ? engine::MeanRule::kTimesReciprocal : engine::MeanRule::kNone;
             return description;
         };
         request.nz_warning_input = 0;  // self
