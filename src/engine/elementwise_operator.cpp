@@ -31,8 +31,8 @@ aclnnStatus PlanElementwiseOperator(const ElementwiseRequest& request) {
         status = plan->CheckAddressesAndSizeWorkspace(api);
         if (status != ACLNN_SUCCESS) return status;
         std::vector<aclTensor*> input_tensors;
-        for (const validation::NamedTensor& input : inputs)
-            input_tensors.push_back(const_cast<aclTensor*>(input.tensor));
+        for (size_t i = 0; i + 1 < validated.present.size(); ++i)
+            input_tensors.push_back(const_cast<aclTensor*>(validated.present[i]->tensor));
         aclOpExecutor* created = CreateExecutor(plan, std::move(input_tensors),
                                                 {const_cast<aclTensor*>(request.validation.out.tensor)},
                                                 description.phase2_name);

@@ -13,136 +13,291 @@ namespace {
 // most 8 bytes) still fits in int64.
 constexpr int64_t kMaxBroadcastElements = int64_t{1} << 60;
 
-bool SupportedType(int32_t type) { return type == ACL_FLOAT || type == ACL_FLOAT16 || type == ACL_BF16; }
-
 int64_t TypeSize(int32_t type) { return type == ACL_FLOAT ? 4 : 2; }
 
-// "gradOutput and self" / "a, b and c": the names of the first `count` inputs, for messages.
-std::string JoinNames(const std::vector<NamedTensor>& tensors, size_t count) {
+const NamedTensor& TensorAt(const BroadcastOperation& op, int index) {
+    return index == checks::kOut ? op.out : op.inputs[static_cast<size_t>(index)];
+}
+
+// Whether the tensor at index is given (not an absent optional input).
+bool Present(const BroadcastOperation& op, int index) { return TensorAt(op, index).tensor != nullptr; }
+
+aclnnStatus Invalid(const char* format, const char* api, const std::string& a, const std::string& b = "",
+                    const std::string& c = "", const std::string& d = "") {
+    // Every message: "<api>: " then CANN's text (format's first %s is the api).
+    SetErrorMessage(aclnn_cpu::kAclnnParameterError, format, api, a.c_str(), b.c_str(), c.c_str(), d.c_str());
+    return ACLNN_ERR_PARAM_INVALID;
+}
+
+int32_t PromotedType(const BroadcastOperation& op, const std::vector<int>& inputs) {
+    int32_t type = -1;
+    for (int index : inputs) {
+        if (!Present(op, index)) continue;
+        const int32_t next = TensorAt(op, index).tensor->data_type;
+        type = type < 0 ? next : (ComputableDtype(type) && ComputableDtype(next) ? PromoteFloatTypes(type, next)
+                                                                               : (type == next ? type : ACL_FLOAT));
+    }
+    return type;
+}
+
+bool FloatingType(int32_t type) { return ComputableDtype(type) || type == ACL_DOUBLE; }
+
+std::string NamesOf(const std::vector<const NamedTensor*>& tensors, size_t count) {
     std::string text;
     for (size_t i = 0; i < count; ++i) {
         if (i > 0) text += i + 1 == count ? " and " : ", ";
-        text += tensors[i].name;
+        text += tensors[i]->name;
     }
     return text;
 }
 
 }  // namespace
 
+std::string CannShapeString(const std::vector<int64_t>& dims) {
+    std::string text = "[";
+    for (size_t i = 0; i < dims.size(); ++i) {
+        if (i > 0) text += ", ";
+        text += std::to_string(dims[i]);
+    }
+    return text + "]";
+}
+
+namespace checks {
+
+CheckStep NullTensors() {
+    return [](const BroadcastOperation& op, ValidationState&) -> aclnnStatus {
+        for (const NamedTensor& t : op.inputs) {
+            if (t.tensor == nullptr && !t.optional) {
+                SetErrorMessage(aclnn_cpu::kAclnnParameterError,
+                                "%s: Expected a proper Tensor but got null for argument %s.", op.api, t.name);
+                return ACLNN_ERR_PARAM_NULLPTR;
+            }
+        }
+        if (op.out.tensor == nullptr) {
+            SetErrorMessage(aclnn_cpu::kAclnnParameterError, "%s: Expected a proper Tensor but got null for argument %s.",
+                            op.api, op.out.name);
+            return ACLNN_ERR_PARAM_NULLPTR;
+        }
+        return ACLNN_SUCCESS;
+    };
+}
+
+CheckStep DtypesInList(std::vector<int> tensors) {
+    return [tensors](const BroadcastOperation& op, ValidationState&) -> aclnnStatus {
+        const DtypeList& list = SupportedDtypes(*op.dtypes);
+        for (int index : tensors) {
+            if (!Present(op, index)) continue;
+            const NamedTensor& t = TensorAt(op, index);
+            if (!list.Contains(t.tensor->data_type))
+                return Invalid("%s: Tensor %s not implemented for %s, should be in dtype support list %s.", op.api,
+                               t.name, CannDtypeName(t.tensor->data_type), CannDtypeListString(list));
+        }
+        return ACLNN_SUCCESS;
+    };
+}
+
+CheckStep PromotedDtypeInList(std::vector<int> inputs, const char* message_format) {
+    return [inputs, message_format](const BroadcastOperation& op, ValidationState&) -> aclnnStatus {
+        const DtypeList& list = SupportedDtypes(*op.dtypes);
+        const int32_t promoted = PromotedType(op, inputs);
+        if (list.Contains(promoted)) return ACLNN_SUCCESS;
+        const std::string format = std::string("%s: ") + message_format;
+        return Invalid(format.c_str(), op.api, CannDtypeName(promoted), CannDtypeListString(list));
+    };
+}
+
+CheckStep SameDtype(int a, int b) {
+    return [a, b](const BroadcastOperation& op, ValidationState&) -> aclnnStatus {
+        const NamedTensor& first = TensorAt(op, a);
+        const NamedTensor& second = TensorAt(op, b);
+        if (first.tensor->data_type == second.tensor->data_type) return ACLNN_SUCCESS;
+        return Invalid("%s: Expected both tensors to have same dtype, but found %s %s and %s %s.", op.api, first.name,
+                       CannDtypeName(first.tensor->data_type), second.name, CannDtypeName(second.tensor->data_type));
+    };
+}
+
+CheckStep PromotedCastableToOut(std::vector<int> inputs) {
+    return [inputs](const BroadcastOperation& op, ValidationState&) -> aclnnStatus {
+        const int32_t promoted = PromotedType(op, inputs);
+        const int32_t out = op.out.tensor->data_type;
+        // CANN's CanCast: a floating type does not cast to an integer type or to bool.
+        const bool castable = !FloatingType(promoted) || FloatingType(out) || out == ACL_COMPLEX64 ||
+                              out == ACL_COMPLEX128;
+        if (castable) return ACLNN_SUCCESS;
+        return Invalid("%s: Result type %s can't be cast to the desired output type %s.", op.api,
+                       CannDtypeName(promoted), CannDtypeName(out));
+    };
+}
+
+CheckStep Ranks(std::vector<int> tensors) {
+    return [tensors](const BroadcastOperation& op, ValidationState&) -> aclnnStatus {
+        for (int index : tensors) {
+            if (!Present(op, index)) continue;
+            const NamedTensor& t = TensorAt(op, index);
+            const auto& dims = t.tensor->view_dims;
+            if (dims.size() > kMaxRank)
+                return Invalid("%s: The %s tensor cannot be larger than 8 dimensions (it has %s: %s).", op.api, t.name,
+                               std::to_string(dims.size()), CannShapeString(dims));
+        }
+        return ACLNN_SUCCESS;
+    };
+}
+
+CheckStep Layouts() {
+    return [](const BroadcastOperation& op, ValidationState& state) -> aclnnStatus {
+        for (const NamedTensor* t : state.present) {
+            // CANN casts some types the lists do not hold (a DOUBLE result, integer inputs it promotes); the
+            // engine computes in FLOAT, FLOAT16 and BFLOAT16 only (docs/compatibility.md).
+            if (!ComputableDtype(t->tensor->data_type))
+                return Invalid("%s: %s has dtype %s; aclnn-cpu computes FLOAT, FLOAT16 and BFLOAT16 tensors only.",
+                               op.api, t->name, CannDtypeName(t->tensor->data_type));
+        }
+        state.extents.assign(state.present.size(), ViewExtent{});
+        for (size_t i = 0; i < state.present.size(); ++i) {
+            const aclTensor& tensor = *state.present[i]->tensor;
+            const std::string problem = CheckLayout(tensor, TypeSize(tensor.data_type), &state.extents[i]);
+            if (!problem.empty())
+                return Invalid("%s: %s (shape %s) %s.", op.api, state.present[i]->name,
+                               CannShapeString(tensor.view_dims), problem);
+        }
+        state.layouts_checked = true;
+        return ACLNN_SUCCESS;
+    };
+}
+
+CheckStep Broadcast() {
+    return [](const BroadcastOperation& op, ValidationState& state) -> aclnnStatus {
+        const size_t inputs = state.present.size() - 1;
+        std::vector<int64_t> shape = state.present[0]->tensor->view_dims;
+        for (size_t i = 1; i < inputs; ++i) {
+            std::vector<int64_t> next;
+            int conflict = 0;
+            const auto& dims = state.present[i]->tensor->view_dims;
+            if (!BroadcastShapes(shape, dims, &next, &conflict)) {
+                if (i == 1)
+                    return Invalid("%s: The size of tensor %s %s must match the size of tensor %s %s.", op.api,
+                                   state.present[0]->name, CannShapeString(shape), state.present[1]->name,
+                                   CannShapeString(dims));
+                return Invalid("%s: The size of tensor %s %s must match the size %s (the broadcast of %s).", op.api,
+                               state.present[i]->name, CannShapeString(dims), CannShapeString(shape),
+                               NamesOf(state.present, i));
+            }
+            shape = std::move(next);
+        }
+        // A one-element out does not bound the broadcast shape: [2^40,1] with [1,2^40] broadcast to 2^80
+        // elements, which no int64 index or byte offset can address. An empty shape has nothing to address.
+        const bool empty = std::find(shape.begin(), shape.end(), 0) != shape.end();
+        int64_t count = 1;
+        for (size_t d = 0; d < shape.size() && !empty; ++d) {
+            if (__builtin_mul_overflow(count, shape[d], &count) || count > kMaxBroadcastElements)
+                return Invalid("%s: the broadcast shape %s of %s has more than 2^60 elements, more than int64 byte "
+                               "offsets can address.", op.api, CannShapeString(shape), NamesOf(state.present, inputs));
+        }
+        state.broadcast_shape = std::move(shape);
+        state.broadcast_done = true;
+        return ACLNN_SUCCESS;
+    };
+}
+
+CheckStep OutShape(bool reduced) {
+    return [reduced](const BroadcastOperation& op, ValidationState& state) -> aclnnStatus {
+        const auto& out_dims = op.out.tensor->view_dims;
+        const std::vector<int64_t>& shape = state.broadcast_shape;
+        if (!reduced || op.out_shape == OutShapeRule::kBroadcast) {
+            if (out_dims == shape) return ACLNN_SUCCESS;
+        } else if (op.out_shape == OutShapeRule::kScalar) {
+            if (out_dims.empty()) return ACLNN_SUCCESS;
+            return Invalid("%s: Expected a 0-dimensional tensor, but Shape of %s is %s.", op.api, op.out.name,
+                           CannShapeString(out_dims));
+        } else if (op.out_shape == OutShapeRule::kOneElement) {
+            int64_t count = 1;
+            for (int64_t d : out_dims) count *= d;
+            if (count == 1) return ACLNN_SUCCESS;
+            return Invalid("%s: %s of a reduction must have one element (0-d or [1]), but its shape is %s.", op.api,
+                           op.out.name, CannShapeString(out_dims));
+        } else {  // kBroadcastWithoutFirstDim
+            const std::vector<int64_t> reduced_shape =
+                shape.empty() ? shape : std::vector<int64_t>(shape.begin() + 1, shape.end());
+            if (out_dims == reduced_shape) return ACLNN_SUCCESS;
+            return Invalid("%s: Expected tensor for %s to have same size as %s, but got %s.", op.api, op.out.name,
+                           CannShapeString(reduced_shape), CannShapeString(out_dims));
+        }
+        if (op.out_shape_message != nullptr) {
+            const std::string format = std::string("%s: ") + op.out_shape_message;
+            return Invalid(format.c_str(), op.api, CannShapeString(shape), CannShapeString(out_dims));
+        }
+        return Invalid("%s: Expected tensor for %s to have same size as %s, but got %s.", op.api, op.out.name,
+                       CannShapeString(shape), CannShapeString(out_dims));
+    };
+}
+
+CheckStep OutDoesNotOverlapItself() {
+    return [](const BroadcastOperation& op, ValidationState&) -> aclnnStatus {
+        const auto& dims = op.out.tensor->view_dims;
+        const auto& strides = op.out.tensor->strides;
+        if (!HasInternalOverlap(dims, strides)) return ACLNN_SUCCESS;
+        return Invalid("%s: %s (shape %s, strides %s) maps two elements to the same address; %s must not overlap "
+                       "itself.", op.api, op.out.name, CannShapeString(dims), CannShapeString(strides), op.out.name);
+    };
+}
+
+CheckStep Custom(std::function<aclnnStatus()> check) {
+    return [check](const BroadcastOperation&, ValidationState&) { return check(); };
+}
+
+}  // namespace checks
+
+std::vector<CheckStep> DefaultSteps(bool reduced, std::function<aclnnStatus()> operator_checks) {
+    // Filled in against the operation's own inputs when it runs (the tensor lists depend on the input count).
+    std::vector<CheckStep> steps;
+    steps.push_back(checks::NullTensors());
+    steps.push_back([](const BroadcastOperation& op, ValidationState& state) {
+        std::vector<int> all;
+        for (size_t i = 0; i < op.inputs.size(); ++i) all.push_back(static_cast<int>(i));
+        all.push_back(checks::kOut);
+        aclnnStatus status = checks::DtypesInList(all)(op, state);
+        if (status == ACLNN_SUCCESS) status = checks::Ranks(all)(op, state);
+        return status;
+    });
+    steps.push_back(checks::Layouts());
+    steps.push_back(checks::Broadcast());
+    steps.push_back(checks::OutShape(reduced));
+    if (operator_checks) steps.push_back(checks::Custom(std::move(operator_checks)));
+    steps.push_back(checks::OutDoesNotOverlapItself());
+    return steps;
+}
+
 aclnnStatus ValidateBroadcastOperation(const BroadcastOperation& op, ValidatedOperation* validated) {
-    const char* api = op.api;
-    // 1. output pointers
     if (op.workspace_size == nullptr || op.executor == nullptr) {
         SetErrorMessage(aclnn_cpu::kAclnnParameterError,
-                        "%s: Expected a proper pointer but got null for argument %s.", api,
+                        "%s: Expected a proper pointer but got null for argument %s.", op.api,
                         op.workspace_size == nullptr ? "workspaceSize" : "executor");
         return ACLNN_ERR_PARAM_NULLPTR;
     }
-    std::vector<NamedTensor> all = op.inputs;
-    all.push_back(op.out);
-    // 2. tensors
-    for (const NamedTensor& t : all) {
-        if (t.tensor == nullptr) {
-            SetErrorMessage(aclnn_cpu::kAclnnParameterError,
-                            "%s: Expected a proper Tensor but got null for argument %s.", api, t.name);
-            return ACLNN_ERR_PARAM_NULLPTR;
+    ValidationState state;
+    bool nulls_checked = false;
+    for (const CheckStep& step : op.steps) {
+        if (!nulls_checked) {
+            // The first step is NullTensors in every operator; present tensors are known after it.
+            const aclnnStatus status = step(op, state);
+            if (status != ACLNN_SUCCESS) return status;
+            for (const NamedTensor& t : op.inputs)
+                if (t.tensor != nullptr) state.present.push_back(&t);
+            state.present.push_back(&op.out);
+            nulls_checked = true;
+            continue;
         }
-    }
-    // 3. dtypes
-    for (const NamedTensor& t : all) {
-        if (!SupportedType(t.tensor->data_type)) {
-            SetErrorMessage(aclnn_cpu::kAclnnParameterError,
-                            "%s: %s has dtype %s; the supported dtypes are FLOAT, FLOAT16 and BFLOAT16.", api, t.name,
-                            DataTypeName(t.tensor->data_type).c_str());
-            return ACLNN_ERR_PARAM_INVALID;
-        }
-    }
-    // 4. ranks
-    for (const NamedTensor& t : all) {
-        if (t.tensor->view_dims.size() > kMaxRank) {
-            SetErrorMessage(aclnn_cpu::kAclnnParameterError,
-                            "%s: %s has %zu dims %s; at most %d are supported.", api, t.name,
-                            t.tensor->view_dims.size(), ShapeString(t.tensor->view_dims).c_str(), kMaxRank);
-            return ACLNN_ERR_PARAM_INVALID;
-        }
-    }
-    // 5. layouts: non-negative sizes, no int64 overflow
-    validated->extents.assign(all.size(), ViewExtent{});
-    for (size_t i = 0; i < all.size(); ++i) {
-        const aclTensor& tensor = *all[i].tensor;
-        const std::string problem = CheckLayout(tensor, TypeSize(tensor.data_type), &validated->extents[i]);
-        if (!problem.empty()) {
-            SetErrorMessage(aclnn_cpu::kAclnnParameterError,
-                            "%s: %s (shape %s) %s.", api, all[i].name, ShapeString(tensor.view_dims).c_str(),
-                            problem.c_str());
-            return ACLNN_ERR_PARAM_INVALID;
-        }
-    }
-    // 6. broadcast, left to right
-    std::vector<int64_t> shape = op.inputs[0].tensor->view_dims;
-    for (size_t i = 1; i < op.inputs.size(); ++i) {
-        std::vector<int64_t> next;
-        int conflict = 0;
-        const auto& dims = op.inputs[i].tensor->view_dims;
-        if (!BroadcastShapes(shape, dims, &next, &conflict)) {
-            if (i == 1) {
-                SetErrorMessage(aclnn_cpu::kAclnnParameterError,
-                                "%s: %s shape %s and %s shape %s cannot broadcast (dim %d differs and neither is 1).",
-                                api, op.inputs[0].name, ShapeString(shape).c_str(), op.inputs[1].name,
-                                ShapeString(dims).c_str(), conflict);
-            } else {
-                SetErrorMessage(aclnn_cpu::kAclnnParameterError,
-                                "%s: %s shape %s cannot broadcast with %s, the broadcast of %s (dim %d differs and "
-                                "neither is 1).", api, op.inputs[i].name, ShapeString(dims).c_str(),
-                                ShapeString(shape).c_str(), JoinNames(op.inputs, i).c_str(), conflict);
-            }
-            return ACLNN_ERR_PARAM_INVALID;
-        }
-        shape = std::move(next);
-    }
-    // A 0-d out (a reduction) does not bound the broadcast shape: [2^40,1] with [1,2^40] broadcast to 2^80
-    // elements, which no int64 index or byte offset can address. An empty shape has nothing to address.
-    const bool empty = std::find(shape.begin(), shape.end(), 0) != shape.end();
-    int64_t broadcast_count = 1;
-    for (size_t d = 0; d < shape.size() && !empty; ++d) {
-        if (__builtin_mul_overflow(broadcast_count, shape[d], &broadcast_count) ||
-            broadcast_count > kMaxBroadcastElements) {
-            SetErrorMessage(aclnn_cpu::kAclnnParameterError,
-                            "%s: the broadcast shape %s of %s has more than 2^60 elements, more than int64 byte "
-                            "offsets can address.", api, ShapeString(shape).c_str(),
-                            JoinNames(op.inputs, op.inputs.size()).c_str());
-            return ACLNN_ERR_PARAM_INVALID;
-        }
-    }
-    // 7. out's shape
-    const auto& out_dims = op.out.tensor->view_dims;
-    if (op.out_shape == OutShapeRule::kBroadcast && out_dims != shape) {
-        SetErrorMessage(aclnn_cpu::kAclnnParameterError,
-                        "%s: %s shape %s must equal the broadcast shape %s of %s.", api, op.out.name,
-                        ShapeString(out_dims).c_str(), ShapeString(shape).c_str(),
-                        JoinNames(op.inputs, op.inputs.size()).c_str());
-        return ACLNN_ERR_PARAM_INVALID;
-    }
-    if (op.out_shape == OutShapeRule::kScalar && !out_dims.empty()) {
-        SetErrorMessage(aclnn_cpu::kAclnnParameterError,
-                        "%s: Expected a 0-dimensional tensor for %s of a reduction, but got shape %s.", api,
-                        op.out.name, ShapeString(out_dims).c_str());
-        return ACLNN_ERR_PARAM_INVALID;
-    }
-    // 8. the operator's own checks
-    if (op.operator_checks) {
-        const aclnnStatus status = op.operator_checks();
+        const aclnnStatus status = step(op, state);
         if (status != ACLNN_SUCCESS) return status;
     }
-    // 9. out must not write two elements to one address
-    if (HasInternalOverlap(out_dims, op.out.tensor->strides)) {
-        SetErrorMessage(aclnn_cpu::kAclnnParameterError,
-                        "%s: %s (shape %s, strides %s) maps two elements to the same address; %s must not overlap "
-                        "itself.", api, op.out.name, ShapeString(out_dims).c_str(),
-                        ShapeString(op.out.tensor->strides).c_str(), op.out.name);
-        return ACLNN_ERR_PARAM_INVALID;
+    if (!state.layouts_checked || !state.broadcast_done) {
+        SetErrorMessage(aclnn_cpu::kAclnnInnerError, "%s: the operator's checks leave out layouts or broadcast.",
+                        op.api);
+        return ACLNN_ERR_INNER;
     }
-    validated->broadcast_shape = std::move(shape);
+    validated->broadcast_shape = std::move(state.broadcast_shape);
+    validated->present = std::move(state.present);
+    validated->extents = std::move(state.extents);
     return ACLNN_SUCCESS;
 }
 

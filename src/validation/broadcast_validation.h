@@ -1,15 +1,9 @@
-// Phase-1 validation shared by broadcasting operators, in CANN's order (ops-nn's loss/common checks):
-//   1. workspaceSize / executor not null          161001
-//   2. each tensor not null, in argument order     161001
-//   3. each dtype FLOAT, FLOAT16 or BFLOAT16       161002
-//   4. each rank <= 8                              161002
-//   5. each layout sane (no negative dim, stride, offset; no int64 overflow)   161002
-//   6. the inputs broadcast, left to right          161002
-//   7. out's shape: the broadcast shape, or 0-d     161002
-//   8. the operator's own checks (e.g. reduction)   the status they return
-//   9. out does not map two elements to one address 161002
-// Every failure sets the recent error message, naming the API, the argument and the rule; nothing is written.
-// The address checks (strict memory) need the data pointers and are the plan's (engine/elementwise_plan.h).
+// Phase-1 validation shared by broadcasting operators, as ops-nn's op_api files do it (their CheckParams and
+// loss/common helpers): after workspaceSize / executor (161001), each operator lists its checks in CANN's
+// order from the steps below, each a shared piece with CANN's status and message. The steps aclnn-cpu adds for
+// a CPU's safety (layouts, a self-overlapping out) sit where they first matter. Every failure sets the recent
+// error message, naming the API, the argument and the rule; nothing is written. The address checks (strict
+// memory) need the data pointers and are the plan's (engine/elementwise_plan.h).
 #pragma once
 
 #include <cstdint>
@@ -17,6 +11,7 @@
 #include <vector>
 
 #include "aclnn/acl_meta.h"
+#include "validation/dtype_support.h"
 #include "validation/tensor_checks.h"
 
 namespace aclnn_cpu::validation {
@@ -25,13 +20,22 @@ constexpr int kMaxRank = 8;
 
 struct NamedTensor {
     const aclTensor* tensor;
-    const char* name;  // the argument's name in CANN's prototype
+    const char* name;       // the argument's name in CANN's prototype
+    bool optional = false;  // a null tensor means "absent" (CANN's *Optional arguments)
 };
 
 enum class OutShapeRule {
-    kBroadcast,  // out's view shape equals the inputs' broadcast shape (elementwise)
-    kScalar,     // out is 0-d (a full reduction)
+    kBroadcast,                // out's view shape equals the inputs' broadcast shape (elementwise)
+    kScalar,                   // out is 0-d (a full reduction)
+    kOneElement,               // out has one element, of any rank (a full reduction CANN writes with ViewCopy)
+    kBroadcastWithoutFirstDim  // the broadcast shape without its first dim (a reduction over dim 0)
 };
+
+struct BroadcastOperation;
+struct ValidationState;
+
+// One check of phase 1.
+using CheckStep = std::function<aclnnStatus(const BroadcastOperation& operation, ValidationState& state)>;
 
 struct BroadcastOperation {
     const char* api;  // the phase-1 function, for messages
@@ -40,15 +44,70 @@ struct BroadcastOperation {
     std::vector<NamedTensor> inputs;  // broadcast left to right: (in0, in1), then that with in2, ...
     NamedTensor out;
     OutShapeRule out_shape = OutShapeRule::kBroadcast;
-    // Check 8: the operator's own rules; returns ACLNN_SUCCESS or a status with the message set.
-    std::function<aclnnStatus()> operator_checks;
+    // CANN's message when out's shape is wrong, with the expected and the actual shape; null: "Expected tensor
+    // for <out> to have same size as %s, but got %s."
+    const char* out_shape_message = nullptr;
+    const DtypeSupport* dtypes = &kFloatTypesBf16FromAtlasA2;  // the operator's lists (dtype_support.h)
+    // The checks after the workspaceSize / executor one, in CANN's order (checks:: below).
+    std::vector<CheckStep> steps;
+};
+
+// What the checks learn, for the steps after them and for the plan.
+struct ValidationState {
+    std::vector<const NamedTensor*> present;  // the inputs that are not absent, then out
+    std::vector<int64_t> broadcast_shape;
+    std::vector<ViewExtent> extents;  // per present tensor
+    bool layouts_checked = false;
+    bool broadcast_done = false;
 };
 
 struct ValidatedOperation {
     std::vector<int64_t> broadcast_shape;  // S, over which the operator iterates
-    std::vector<ViewExtent> extents;       // per tensor: the inputs, then out
+    std::vector<const NamedTensor*> present;  // the inputs given (absent optional ones left out), then out
+    std::vector<ViewExtent> extents;          // per present tensor
 };
 
 aclnnStatus ValidateBroadcastOperation(const BroadcastOperation& operation, ValidatedOperation* validated);
+
+// The steps. Tensors are named by index: inputs 0..n-1, out as kOut.
+namespace checks {
+
+constexpr int kOut = -1;
+
+// Each required input, then out, not null (161001), in order.
+CheckStep NullTensors();
+// Each listed tensor's dtype in the SoC's list: "Tensor %s not implemented for %s, should be in dtype support
+// list %s." (161002).
+CheckStep DtypesInList(std::vector<int> tensors);
+// The listed inputs' promoted type in the SoC's list, in the operator's words (format: promoted dtype, list).
+CheckStep PromotedDtypeInList(std::vector<int> inputs, const char* message_format);
+// a's dtype equal to b's: "Expected both tensors to have same dtype, but found %s %s and %s %s."
+CheckStep SameDtype(int a, int b);
+// The inputs' promoted type castable to out's dtype: "Result type %s can't be cast to the desired output type
+// %s." (a floating type casts to any floating type, not to an integer or bool).
+CheckStep PromotedCastableToOut(std::vector<int> inputs);
+// Listed tensors' ranks <= 8: "The %s tensor cannot be larger than 8 dimensions." (161002).
+CheckStep Ranks(std::vector<int> tensors);
+// aclnn-cpu's own: every present tensor of a dtype the engine computes (CANN would cast some others), and
+// every layout sane (no negative dim, stride or offset; no int64 overflow). Before anything reads shapes.
+CheckStep Layouts();
+// The inputs broadcast left to right, present ones only (161002).
+CheckStep Broadcast();
+// out's shape by the operation's rule (161002); for a reduction rule, only when `reduced` says so (the
+// reduction value decides: none keeps the broadcast shape).
+CheckStep OutShape(bool reduced);
+// aclnn-cpu's own: out does not map two elements to one address (161002).
+CheckStep OutDoesNotOverlapItself();
+// The operator's own rule (reduction, beta): returns ACLNN_SUCCESS or a status with the message set.
+CheckStep Custom(std::function<aclnnStatus()> check);
+
+}  // namespace checks
+
+// The steps of an operator that checks each tensor's dtype in the list, then ranks, layouts, broadcast and out's
+// shape, then its own rules (the soft margin losses' order).
+std::vector<CheckStep> DefaultSteps(bool reduced, std::function<aclnnStatus()> operator_checks = nullptr);
+
+// CANN's shape text: "[2, 3]", "[]".
+std::string CannShapeString(const std::vector<int64_t>& dims);
 
 }  // namespace aclnn_cpu::validation

@@ -26,8 +26,8 @@ aclnnStatus aclnnSoftMarginLossGetWorkspaceSize(const aclTensor* self, const acl
         request.validation.executor = executor;
         request.validation.inputs = {{self, "self"}, {target, "target"}};
         request.validation.out = {out, "out"};
-        request.validation.out_shape =
-            elementwise ? validation::OutShapeRule::kBroadcast : validation::OutShapeRule::kScalar;
+        request.validation.out_shape = validation::OutShapeRule::kScalar;
+        request.validation.steps = validation::DefaultSteps(!elementwise);
         request.describe = [elementwise, reduction](const validation::ValidatedOperation&) {
             engine::ElementwiseDescription description;
             description.phase2_name = kPhase2Name;

@@ -29,13 +29,13 @@ aclnnStatus aclnnSoftMarginLossBackwardGetWorkspaceSize(const aclTensor* gradOut
         request.validation.out = {out, "out"};
         // CANN indexes its reduction names with the value unchecked (undefined behaviour outside 0-2); sibling
         // loss APIs reject it, and so do we.
-        request.validation.operator_checks = [reduction]() -> aclnnStatus {
+        request.validation.steps = validation::DefaultSteps(false, [reduction]() -> aclnnStatus {
             if (reduction >= 0 && reduction <= 2) return ACLNN_SUCCESS;
             SetErrorMessage(aclnn_cpu::kAclnnParameterError,
                             "%s: reduction is %lld; expected 0 (none), 1 (mean) or 2 (sum).", kPhase1Name,
                             static_cast<long long>(reduction));
             return ACLNN_ERR_PARAM_INVALID;
-        };
+        });
         request.describe = [reduction](const validation::ValidatedOperation& validated) {
             engine::ElementwiseDescription description;
             description.phase2_name = kPhase2Name;

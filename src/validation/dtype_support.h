@@ -1,0 +1,53 @@
+// Which dtypes an operator takes on which SoC, as CANN's op_api decides it: each operator has two lists, and
+// GetDtypeSupportListV2 (ops-nn common/inc/op_api/level2_base.h) picks the first on chips of NpuArch 2201
+// (Atlas A2/A3: Ascend910B*, Ascend910_93*) and 3510 (Ascend 950, Ascend 350), the second elsewhere. The chip is
+// the one aclrtGetSocName() names (ACLNN_CPU_SOC_NAME; docs/compatibility.md has the table of names). The lists
+// are plain data, so the operator table (ops/operator_table.h) holds them too.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "acl/acl_base.h"
+
+namespace aclnn_cpu::validation {
+
+struct DtypeList {
+    int32_t types[4];
+    int count;
+    bool Contains(int32_t type) const {
+        for (int i = 0; i < count; ++i)
+            if (types[i] == type) return true;
+        return false;
+    }
+};
+
+struct DtypeSupport {
+    DtypeList newer_chips;  // NpuArch 2201 and 3510
+    DtypeList other_chips;  // every other chip, and a name CANN does not know
+};
+
+// The lists of every loss operator here: BFLOAT16 on Atlas A2/A3 and Ascend 950 only (ops-nn's
+// ASCEND910B_DTYPE_SUPPORT_LIST / ASCEND910_DTYPE_SUPPORT_LIST).
+inline constexpr DtypeSupport kFloatTypesBf16FromAtlasA2 = {{{ACL_FLOAT, ACL_FLOAT16, ACL_BF16, 0}, 3},
+                                                           {{ACL_FLOAT, ACL_FLOAT16, 0, 0}, 2}};
+
+// The chip families CANN's op_api tells apart, from the SoC name.
+enum class NpuArch : uint8_t { kDav1001, kDav2002, kDav2201, kDav3002, kDav3510, kUnknown };
+NpuArch NpuArchOfSoc(const char* soc_name);
+
+// The list that applies on the SoC aclrtGetSocName() names now.
+const DtypeList& SupportedDtypes(const DtypeSupport& support);
+
+// CANN's names and list format in messages: "DT_BFLOAT16", "[DT_FLOAT,DT_FLOAT16,]".
+std::string CannDtypeName(int32_t type);
+std::string CannDtypeListString(const DtypeList& list);
+
+// Whether the engine computes with this dtype (FLOAT, FLOAT16, BFLOAT16).
+inline bool ComputableDtype(int32_t type) { return type == ACL_FLOAT || type == ACL_FLOAT16 || type == ACL_BF16; }
+
+// CANN's PromoteType within the floating types: equal types stay, FLOAT with any gives FLOAT, FLOAT16 with
+// BFLOAT16 gives FLOAT. Only for computable dtypes.
+inline int32_t PromoteFloatTypes(int32_t a, int32_t b) { return a == b ? a : ACL_FLOAT; }
+
+}  // namespace aclnn_cpu::validation
