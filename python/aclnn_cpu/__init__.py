@@ -1,4 +1,4 @@
-"""aclnn-cpu from Python: CANN's SoftMarginLoss operators as a CPU golden, and CANN's precision check.
+"""aclnn-cpu from Python: CANN's loss operators as a CPU golden, and CANN's precision check.
 
     import numpy as np, aclnn_cpu
     x = np.random.randn(8, 1024).astype(np.float16); y = np.sign(np.random.randn(1024)).astype(np.float16)
@@ -27,6 +27,8 @@ except ImportError as error:
 from ._compare import CompareResult, compare  # noqa: E402
 from ._dtypes import Bfloat16  # noqa: E402
 from ._errors import AclnnError  # noqa: E402
-from ._operators import soft_margin_loss, soft_margin_loss_backward  # noqa: E402
+from ._operators import FUNCTIONS as _FUNCTIONS  # noqa: E402
 
-__all__ = ["AclnnError", "Bfloat16", "CompareResult", "compare", "soft_margin_loss", "soft_margin_loss_backward"]
+# One function per operator of the table (mse_loss, soft_margin_loss_backward, ...): help(aclnn_cpu.mse_loss).
+globals().update(_FUNCTIONS)
+__all__ = ["AclnnError", "Bfloat16", "CompareResult", "compare"] + sorted(_FUNCTIONS)

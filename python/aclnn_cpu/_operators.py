@@ -1,4 +1,8 @@
-"""The operators, called as from C: phase 1, workspace, phase 2, stream sync (in _core.run, GIL released)."""
+"""The operators, called as from C: phase 1, workspace, phase 2, stream sync (in _core.run, GIL released).
+
+One Python function per row of the C++ operator table (ops/operator_table.h), made from the row: its inputs in
+order (optional ones default to None), then its parameters as keywords with the row's defaults, then out_dtype.
+"""
 import re
 
 import numpy as np
@@ -8,28 +12,90 @@ from ._dtypes import ACL_BF16, ACL_FLOAT, NAMES, STORAGE, Bfloat16, parse_dtype
 from ._operands import Operand, from_numpy, host_regions, operand
 
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
+_REDUCTION_NAMES = {0: "none", 1: "mean", 2: "sum"}
+
+
+def python_name(name):
+    """CANN's camelCase name as Python (and PyTorch) spell it: gradOutput -> grad_output, logTarget -> log_target."""
+    return re.sub(r"(?<!^)([A-Z])", r"_\1", name).lower()
+
+
+class InputInfo:
+    def __init__(self, name, aten_name, optional, domain):
+        self.name = name  # CANN's: gradOutput, self, target
+        self.python_name = python_name(name)
+        self.aten_name = aten_name
+        self.optional = bool(optional)
+        self.domain = _core.VALUE_DOMAINS[domain]  # "real", "sign_label", "gradient"
+
+
+class ParameterInfo:
+    def __init__(self, name, aten_name, type, default, minimum, maximum):  # noqa: A002 -- the row's field
+        self.name = name
+        self.python_name = python_name(name)
+        self.aten_name = aten_name
+        self.type = type  # "int64", "float", "bool"
+        self.default = default
+        self.minimum = minimum
+        self.maximum = maximum
+
+    def python_default(self):
+        if self.name == "reduction":
+            return _REDUCTION_NAMES.get(int(self.default), int(self.default))
+        return {"int64": int, "float": float, "bool": bool}[self.type](self.default)
+
+    def to_double(self, value):
+        """The value as the C table's adapters take it (a double)."""
+        if self.name == "reduction":
+            return float(parse_reduction(value))
+        if self.type == "bool":
+            return 1.0 if value else 0.0
+        if self.type == "int64":
+            return float(int(value))
+        return float(value)
 
 
 class OperatorInfo:
-    """One row of the C++ operator table (ops/operator_table.h), which the CLI and the torch layer also read."""
+    """One row of the C++ operator table, which the CLI and the torch layer also read."""
 
-    def __init__(self, name, api_name, input_names, reduction_gives_scalar):
-        self.name = name
-        self.api_name = api_name
-        self.input_names = tuple(input_names)  # CANN's names: gradOutput, self, target
-        self.reduction_gives_scalar = bool(reduction_gives_scalar)
+    def __init__(self, row):
+        self.name = row["name"]
+        self.api_name = row["api_name"]
+        self.summary = row["summary"]
+        self.inputs = tuple(InputInfo(**i) for i in row["inputs"])
+        self.self_input = row["self_input"]
+        self.parameters = tuple(ParameterInfo(**p) for p in row["parameters"])
+        self.result = row["result"]  # "loss", "gradient", "loss_over_first_dim"
+        self.aten_name = row["aten_name"]
+
+    @property
+    def input_names(self):
+        return tuple(i.name for i in self.inputs)
 
     @property
     def python_names(self):
         """The inputs as Python (and PyTorch) spell them: gradOutput -> grad_output."""
-        return tuple(re.sub(r"(?<!^)([A-Z])", r"_\1", name).lower() for name in self.input_names)
+        return tuple(i.python_name for i in self.inputs)
+
+    def result_shape(self, input_shapes, reduction):
+        """out's shape for these input shapes and reduction value."""
+        try:
+            shape = tuple(np.broadcast_shapes(*input_shapes))
+        except ValueError:
+            # Shapes that do not broadcast: the C API names them (161002); out takes the first input's shape.
+            return tuple(input_shapes[0])
+        if self.result == "gradient" or reduction == 0:
+            return shape
+        if self.result == "loss":
+            return ()
+        return shape[1:]  # loss_over_first_dim
 
 
-OPERATORS = {row[0]: OperatorInfo(*row) for row in _core.operators()}
+OPERATORS = {row["name"]: OperatorInfo(row) for row in _core.operators()}
 
 
 def parse_reduction(reduction):
-    """'none' | 'mean' | 'sum', or CANN's integer (0 none, 1 mean, any other value sum)."""
+    """'none' | 'mean' | 'sum', or CANN's integer."""
     if isinstance(reduction, str):
         if reduction.lower() in _REDUCTIONS:
             return _REDUCTIONS[reduction.lower()]
@@ -37,16 +103,6 @@ def parse_reduction(reduction):
     if isinstance(reduction, (int, np.integer)) and not isinstance(reduction, bool):
         return int(reduction)
     raise TypeError(f"reduction must be a string or an integer, not {type(reduction).__name__}")
-
-
-def _result_shape(inputs, reduced):
-    if reduced:
-        return ()
-    try:
-        return tuple(np.broadcast_shapes(*(op.shape for op in inputs)))
-    except ValueError:
-        # Shapes that do not broadcast: the C API names them (161002); out takes the first input's shape.
-        return inputs[0].shape
 
 
 def _promoted_type(inputs):
@@ -67,26 +123,55 @@ def _allocate_result(kind, shape, acl_type):
     return (Bfloat16(storage) if acl_type == ACL_BF16 else storage), from_numpy("out", storage, acl_type)
 
 
-def run_operator(name, values, reduction, out_dtype):
-    """Runs the table's operator `name` on values (in its input order)."""
+def run_operator(name, values, parameters=None, out_dtype=None):
+    """Runs the table's operator `name` on values (its inputs in order, None for an absent optional one) with
+    parameters ({name: value}; the row's defaults for the others)."""
     info = OPERATORS[name]
-    reduction = parse_reduction(reduction)
-    inputs = [operand(input_name, value) for input_name, value in zip(info.input_names, values)]
-    acl_type = _promoted_type(inputs) if out_dtype is None else parse_dtype(out_dtype)
-    kind = "torch" if any(op.kind == "torch" for op in inputs) else "numpy"
-    result, out = _allocate_result(kind, _result_shape(inputs, info.reduction_gives_scalar and reduction != 0),
-                                   acl_type)
-    _core.run(name, [op.spec() for op in inputs], out.spec(), reduction, host_regions(inputs + [out]))
+    parameters = parameters or {}
+    unknown = set(parameters) - {p.python_name for p in info.parameters}
+    if unknown:
+        raise TypeError(f"{name} has no parameter {', '.join(sorted(unknown))}")
+    doubles = [p.to_double(parameters.get(p.python_name, p.python_default())) for p in info.parameters]
+    reduction = int(doubles[0]) if info.parameters and info.parameters[0].name == "reduction" else 0
+    inputs = [None if value is None else operand(i.name, value) for i, value in zip(info.inputs, values)]
+    for i, op in zip(info.inputs, inputs):
+        if op is None and not i.optional:
+            raise TypeError(f"{name}: {i.python_name} is required")
+    present = [op for op in inputs if op is not None]
+    acl_type = _promoted_type(present) if out_dtype is None else parse_dtype(out_dtype)
+    kind = "torch" if any(op.kind == "torch" for op in present) else "numpy"
+    result, out = _allocate_result(kind, info.result_shape([op.shape for op in present], reduction), acl_type)
+    _core.run(name, [None if op is None else op.spec() for op in inputs], out.spec(), doubles,
+              host_regions(present + [out]))
     return result
 
 
-def soft_margin_loss_backward(grad_output, self, target, reduction="mean", out_dtype=None):
-    """aclnnSoftMarginLossBackward: gradInput = -target * exp(-target*self) / (1 + exp(-target*self)) *
-    gradOutput (/ N for mean), for any strides and broadcasting. Returns the caller's kind of array
-    (numpy -- a Bfloat16 for bfloat16 -- or torch) of the promoted dtype unless out_dtype says otherwise."""
-    return run_operator("soft_margin_loss_backward", (grad_output, self, target), reduction, out_dtype)
+def _make_function(info):
+    """The Python function of a row: inputs positionally, parameters as keywords, then out_dtype."""
+    def function(*args, out_dtype=None, **kwargs):
+        names = info.python_names
+        if len(args) > len(names):
+            raise TypeError(f"{info.name} takes at most {len(names)} inputs ({', '.join(names)})")
+        values = list(args) + [None] * (len(names) - len(args))
+        for index, input_name in enumerate(names):
+            if input_name in kwargs:
+                if index < len(args):
+                    raise TypeError(f"{info.name}: {input_name} given twice")
+                values[index] = kwargs.pop(input_name)
+        return run_operator(info.name, values, kwargs, out_dtype)
+
+    inputs = ", ".join(f"{i.python_name}=None" if i.optional else i.python_name for i in info.inputs)
+    parameters = ", ".join(f"{p.python_name}={p.python_default()!r}" for p in info.parameters)
+    function.__name__ = function.__qualname__ = info.name
+    function.__doc__ = (
+        f"{info.name}({inputs}, {parameters}, out_dtype=None): {info.api_name}, {info.summary}.\n\n"
+        "Inputs are numpy arrays (float32, float16; aclnn_cpu.Bfloat16 for bfloat16 bits) or objects with "
+        "__dlpack__ (torch tensors), with any strides and broadcasting. Returns the caller's kind of array of the "
+        "inputs' promoted dtype unless out_dtype says otherwise; reduction is 'none', 'mean', 'sum' or CANN's "
+        "integer.")
+    return function
 
 
-def soft_margin_loss(self, target, reduction="mean", out_dtype=None):
-    """aclnnSoftMarginLoss: log(1 + exp(-target*self)) per element ('none') or its mean or sum (0-d)."""
-    return run_operator("soft_margin_loss", (self, target), reduction, out_dtype)
+FUNCTIONS = {name: _make_function(info) for name, info in OPERATORS.items()}
+globals().update(FUNCTIONS)
+__all__ = sorted(FUNCTIONS)

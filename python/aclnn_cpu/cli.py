@@ -2,8 +2,11 @@
 
     aclnn-cpu run soft_margin_loss_backward --grad-output g.bin:float16:[8,1024] --self x.bin:float16:[8,1024]
         --target y.bin:float16:[1024] --reduction mean --out golden.bin[:dtype]
+    aclnn-cpu run smooth_l1_loss --self x.bin:float32:[64] --target y.bin:float32:[64] --beta 0.5 --out l.bin
     aclnn-cpu compare out.bin golden.bin --dtype bfloat16 [--shape 8,1024 --report DIR]
-    aclnn-cpu gen soft_margin_loss_backward --shape 8,1024 --dtype float16 --seed 1 --dir case1
+    aclnn-cpu gen mse_loss_backward --shape 8,1024 --dtype float16 --seed 1 --dir case1
+
+The operators, their inputs and their parameters come from the operator table: `aclnn-cpu run --help`.
 
 Exit status: 0 success (compare: pass), 1 compare: fail, 2 bad input (a file, a dtype, a shape, an argument,
 or an operator that rejects its arguments), with a message naming what is wrong.
@@ -29,6 +32,39 @@ EXIT_BAD_INPUT = 2
 def _inputs(operator):
     """An operator's inputs from the operator table: (command-line option, file name written by gen)."""
     return [(name.replace("_", "-"), name) for name in OPERATORS[operator].python_names]
+
+
+def _parameter_values(operator, args):
+    """The operator's parameters from the command line ({python name: value}); unset ones keep the row's default.
+    A parameter the operator does not take is an error."""
+    info = OPERATORS[operator]
+    taken = {p.python_name for p in info.parameters}
+    values = {}
+    for name in _ALL_PARAMETERS:
+        text = getattr(args, name, None)
+        if text is None:
+            continue
+        if name not in taken:
+            raise BadInput(f"--{name.replace('_', '-')}: {operator} has no parameter {name}")
+        parameter = next(p for p in info.parameters if p.python_name == name)
+        values[name] = _parse_parameter(parameter, text)
+    return values
+
+
+def _parse_parameter(parameter, text):
+    option = f"--{parameter.python_name.replace('_', '-')}"
+    if parameter.name == "reduction":
+        return _reduction(text)
+    if parameter.type == "bool":
+        if text.lower() in ("1", "true", "yes"):
+            return True
+        if text.lower() in ("0", "false", "no"):
+            return False
+        raise BadInput(f"{option}: '{text}' is not true or false")
+    try:
+        return int(text) if parameter.type == "int64" else float(text)
+    except ValueError:
+        raise BadInput(f"{option}: '{text}' is not a number") from None
 
 
 class BadInput(Exception):
@@ -91,17 +127,23 @@ def _describe(array):
 
 def command_run(args):
     arrays = []
-    for option, _ in _inputs(args.operator):
+    for (option, _), info in zip(_inputs(args.operator), OPERATORS[args.operator].inputs):
         spec = getattr(args, option.replace("-", "_"))
         if spec is None:
+            if info.optional:
+                arrays.append(None)
+                continue
             raise BadInput(f"{args.operator} needs --{option} PATH:DTYPE:[SHAPE]")
         path, acl_type, shape = parse_tensor_spec(spec, f"--{option}")
         arrays.append(read_bin(path, acl_type, shape, f"--{option}"))
+    for name in sorted(_ALL_INPUTS - set(OPERATORS[args.operator].python_names)):
+        if getattr(args, name, None) is not None:
+            raise BadInput(f"--{name.replace('_', '-')}: {args.operator} has no input {name}")
     out_path, out_dtype = args.out, None
     match = re.fullmatch(r"(.+):([A-Za-z0-9_]+)", args.out)
     if match is not None and not os.path.isdir(match.group(1)) and match.group(2).lower() not in ("bin",):
         out_path, out_dtype = match.group(1), _parse_dtype(match.group(2), "--out")
-    result = run_operator(args.operator, arrays, _reduction(args.reduction), out_dtype)
+    result = run_operator(args.operator, arrays, _parameter_values(args.operator, args), out_dtype)
     write_bin(out_path, result)
     print(f"wrote {out_path}: {_describe(result)}")
     return 0
@@ -137,38 +179,46 @@ def command_compare(args):
 
 
 def _hard_values(acl_type):
-    """Values that find the corners of the kernel: target*self near exp's overflow (+-88.72), zeros, the
-    smallest subnormal of the dtype, values where 1 + exp(-t) rounds to 1."""
+    """Values that find the corners of the kernels: products near exp's overflow (+-88.72), zeros, the smallest
+    subnormal of the dtype, values where 1 + exp(-t) rounds to 1, large magnitudes."""
     tiny = {0: 1.4e-45, 1: 6e-8, 27: 9.2e-41}[acl_type]
     return np.array([88.72, -88.72, 88.7, -88.7, 89.0, -89.0, 0.0, -0.0, tiny, -tiny, 17.0, -17.0, 1e4, -1e4])
 
 
+def _draw(domain, count, acl_type, rng):
+    """count values of an input's domain (the operator table's ValueDomain)."""
+    if domain == "sign_label":  # mostly +-1, some other real labels
+        return np.where(rng.random(count) < 0.9, rng.choice([-1.0, 1.0], count), rng.uniform(-3.0, 3.0, count))
+    if domain == "gradient":
+        return rng.uniform(-2.0, 2.0, count)
+    values = rng.uniform(-12.0, 12.0, count)  # real: predictions, regression targets, logits
+    hard = rng.random(count) < 0.125  # one element in eight takes a hard value
+    values[hard] = rng.choice(_hard_values(acl_type), int(hard.sum()))
+    return values
+
+
 def command_gen(args):
-    inputs = _inputs(args.operator)
+    info = OPERATORS[args.operator]
     acl_type = _parse_dtype(args.dtype, "--dtype")
     shape = _parse_shape(args.shape, "--shape")
     target_shape = _parse_shape(args.target_shape, "--target-shape") if args.target_shape else shape
-    reduction = _reduction(args.reduction)
+    parameters = _parameter_values(args.operator, args)
     rng = np.random.default_rng(args.seed)
-    count = int(np.prod(shape, dtype=np.int64))
-    target_count = int(np.prod(target_shape, dtype=np.int64))
-    values = {"self": rng.uniform(-12.0, 12.0, count),
-              "target": np.where(rng.random(target_count) < 0.9, rng.choice([-1.0, 1.0], target_count),
-                                 rng.uniform(-3.0, 3.0, target_count)),
-              "grad_output": rng.uniform(-2.0, 2.0, count)}
-    # One element in eight of self takes a hard value (with target +-1 the product is the value itself).
-    hard = rng.random(count) < 0.125
-    values["self"][hard] = rng.choice(_hard_values(acl_type), int(hard.sum()))
+    shapes = {i.python_name: (target_shape if i.python_name == "target" else shape) for i in info.inputs}
+    values = {i.python_name: _draw(i.domain, int(np.prod(shapes[i.python_name], dtype=np.int64)), acl_type, rng)
+              for i in info.inputs if not i.optional}
     if args.nonfinite:  # on request: +-inf and NaN in every input, about one element in 64
         specials = np.array([np.inf, -np.inf, np.nan])
         for name in values:
             spots = rng.random(values[name].size) < 1 / 64
             values[name][spots] = rng.choice(specials, int(spots.sum()))
     os.makedirs(args.dir, exist_ok=True)
-    shapes = {"self": shape, "target": target_shape, "grad_output": shape}
     arrays, command = [], ["aclnn-cpu", "run", args.operator]
-    manifest = {"operator": args.operator, "reduction": args.reduction, "seed": args.seed, "inputs": {}}
-    for option, name in inputs:
+    manifest = {"operator": args.operator, "seed": args.seed, "parameters": parameters, "inputs": {}}
+    for (option, name), input_info in zip(_inputs(args.operator), info.inputs):
+        if input_info.optional:
+            arrays.append(None)
+            continue
         storage = from_float64(values[name], acl_type).reshape(shapes[name])
         array = Bfloat16(storage) if acl_type == ACL_BF16 else storage
         path = os.path.join(args.dir, f"{name}.bin")
@@ -177,18 +227,35 @@ def command_gen(args):
         spec = f"{path}:{NAMES[acl_type]}:[{','.join(map(str, shapes[name]))}]"
         command += [f"--{option}", spec]
         manifest["inputs"][name] = {"file": f"{name}.bin", "dtype": NAMES[acl_type], "shape": list(shapes[name])}
-    golden = run_operator(args.operator, arrays, reduction, None)
+    golden = run_operator(args.operator, arrays, parameters, None)
     golden_path = os.path.join(args.dir, "golden.bin")
     write_bin(golden_path, golden)
-    command += ["--reduction", args.reduction, "--out", golden_path]
+    for name, value in parameters.items():
+        command += [f"--{name.replace('_', '-')}", str(value).lower() if isinstance(value, bool) else str(value)]
+    command += ["--out", golden_path]
     manifest["golden"] = {"file": "golden.bin", "description": _describe(golden)}
     manifest["command"] = shlex.join(command)
     with open(os.path.join(args.dir, "case.json"), "w") as handle:
         json.dump(manifest, handle, indent=2)
-    print(f"wrote {args.dir}: " + ", ".join(f"{name}.bin" for _, name in inputs) +
-          f", golden.bin ({_describe(golden)}), case.json")
+    written = [f"{name}.bin" for (_, name), i in zip(_inputs(args.operator), info.inputs) if not i.optional]
+    print(f"wrote {args.dir}: " + ", ".join(written) + f", golden.bin ({_describe(golden)}), case.json")
     print(f"the golden again: {manifest['command']}")
     return 0
+
+
+# Every input and parameter of the table's operators, for the options of run and gen.
+_ALL_INPUTS = {name for info in OPERATORS.values() for name in info.python_names}
+_ALL_PARAMETERS = sorted({p.python_name for info in OPERATORS.values() for p in info.parameters})
+
+
+def _add_parameter_options(parser):
+    for name in _ALL_PARAMETERS:
+        takers = sorted(info.name for info in OPERATORS.values() if name in {p.python_name for p in info.parameters})
+        example = next(p for info in OPERATORS.values() for p in info.parameters if p.python_name == name)
+        default = example.python_default()
+        help_text = ("none, mean, sum, or CANN's integer" if name == "reduction" else f"{example.type}") + \
+            f" (default {str(default).lower() if isinstance(default, bool) else default}; {', '.join(takers)})"
+        parser.add_argument(f"--{name.replace('_', '-')}", dest=name, help=help_text)
 
 
 def build_parser():
@@ -200,7 +267,7 @@ def build_parser():
     options = dict.fromkeys(option for name in sorted(OPERATORS) for option, _ in _inputs(name))
     for option in options:
         run.add_argument(f"--{option}", metavar="PATH:DTYPE:[SHAPE]")
-    run.add_argument("--reduction", default="mean", help="none, mean, sum, or CANN's integer (default mean)")
+    _add_parameter_options(run)
     run.add_argument("--out", required=True, metavar="PATH[:DTYPE]",
                      help="output file; its dtype defaults to the inputs' promoted dtype")
     comparison = commands.add_parser("compare", help="judge an output against a golden by CANN's standard")
@@ -215,11 +282,11 @@ def build_parser():
                                  "matplotlib: python3-matplotlib)")
     gen = commands.add_parser("gen", help="write a reproducible random input set and its golden")
     gen.add_argument("operator", choices=sorted(OPERATORS))
-    gen.add_argument("--shape", required=True, help="d0,d1,... of self (and gradOutput)")
+    gen.add_argument("--shape", required=True, help="d0,d1,... of every input but target")
     gen.add_argument("--target-shape", help="d0,d1,... of target, when it broadcasts (default: --shape)")
     gen.add_argument("--dtype", required=True, help="float32, float16 or bfloat16")
     gen.add_argument("--seed", type=int, default=0)
-    gen.add_argument("--reduction", default="mean")
+    _add_parameter_options(gen)
     gen.add_argument("--nonfinite", action="store_true", help="also put +-inf and NaN into the inputs")
     gen.add_argument("--dir", required=True, help="directory to write into (created if missing)")
     return parser

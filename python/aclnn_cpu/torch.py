@@ -32,9 +32,9 @@ unregistered = {}
 
 
 def _overloads():
-    """(name, overload) for each table operator's aten overloads ("" for the default overload)."""
-    for name in OPERATORS:
-        packet = getattr(torch.ops.aten, name, None)
+    """(table row, aten overload) for each aten overload a row serves ("" for the default overload)."""
+    for name, info in OPERATORS.items():
+        packet = getattr(torch.ops.aten, info.aten_name, None) if info.aten_name else None
         if packet is None:
             continue
         for overload in packet.overloads():

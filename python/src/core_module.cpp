@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -76,33 +77,62 @@ PYBIND11_MODULE(_core, module) {
     module.doc() = "aclnn-cpu's C API, called from Python (internal; use the aclnn_cpu package)";
     module.def(
         "run",
-        [](const std::string& name, const std::vector<TensorTuple>& inputs, const TensorTuple& out, int64_t reduction,
-           const std::vector<Region>& regions, int threads) {
+        [](const std::string& name, const std::vector<std::optional<TensorTuple>>& inputs, const TensorTuple& out,
+           const std::vector<double>& parameters, const std::vector<Region>& regions, int threads) {
             const aclnn_cpu::OperatorDescription* row = aclnn_cpu::FindOperator(name.c_str());
             if (row == nullptr) RaiseAclnnError({ACLNN_ERR_PARAM_INVALID, "unknown operator " + name});
             std::vector<TensorSpec> specs;
-            for (const TensorTuple& input : inputs) specs.push_back(ToSpec(input));
+            for (const std::optional<TensorTuple>& input : inputs) {
+                TensorSpec spec;
+                spec.absent = !input.has_value();
+                specs.push_back(input.has_value() ? ToSpec(*input) : spec);
+            }
             const TensorSpec out_spec = ToSpec(out);
             Failure failure;
             {
                 py::gil_scoped_release release;
-                failure = aclnn_cpu::python::RunOperator(*row, specs, out_spec, reduction, regions, threads);
+                failure = aclnn_cpu::python::RunOperator(*row, specs, out_spec, parameters, regions, threads);
             }
             if (failure.status != 0) RaiseAclnnError(failure);
         },
-        py::arg("name"), py::arg("inputs"), py::arg("out"), py::arg("reduction"), py::arg("regions"),
+        py::arg("name"), py::arg("inputs"), py::arg("out"), py::arg("parameters"), py::arg("regions"),
         py::arg("threads") = 0);
-    // The operator table (ops/operator_table.h): (name, C API name, input names, reduction gives a 0-d out).
+    // The operator table (ops/operator_table.h), row by row, as dicts.
     module.def("operators", [] {
+        auto text_or_none = [](const char* text) -> py::object {
+            if (text == nullptr) return py::none();
+            return py::str(text);
+        };
         py::list table;
-        for (const aclnn_cpu::OperatorDescription& description : aclnn_cpu::kOperators) {
-            py::list names;
-            for (int i = 0; i < description.input_count; ++i) names.append(description.input_names[i]);
-            table.append(py::make_tuple(description.name, description.api_name, py::tuple(names),
-                                        description.reduction_gives_scalar));
+        for (const aclnn_cpu::OperatorDescription& row : aclnn_cpu::kOperators) {
+            py::list inputs, parameters;
+            for (int i = 0; i < row.input_count; ++i) {
+                const aclnn_cpu::InputDescription& input = row.inputs[i];
+                inputs.append(py::dict(py::arg("name") = input.name,
+                                       py::arg("aten_name") = text_or_none(input.aten_name),
+                                       py::arg("optional") = input.optional,
+                                       py::arg("domain") = static_cast<int>(input.domain)));
+            }
+            for (int i = 0; i < row.parameter_count; ++i) {
+                const aclnn_cpu::ParameterDescription& parameter = row.parameters[i];
+                static const char* const kTypes[] = {"int64", "float", "bool"};
+                parameters.append(py::dict(
+                    py::arg("name") = parameter.name,
+                    py::arg("aten_name") = text_or_none(parameter.aten_name),
+                    py::arg("type") = kTypes[static_cast<int>(parameter.type)],
+                    py::arg("default") = parameter.default_value, py::arg("minimum") = parameter.minimum,
+                    py::arg("maximum") = parameter.maximum));
+            }
+            static const char* const kResults[] = {"loss", "gradient", "loss_over_first_dim"};
+            table.append(py::dict(py::arg("name") = row.name, py::arg("api_name") = row.api_name,
+                                  py::arg("summary") = row.summary, py::arg("inputs") = inputs,
+                                  py::arg("self_input") = row.self_input, py::arg("parameters") = parameters,
+                                  py::arg("result") = kResults[static_cast<int>(row.result)],
+                                  py::arg("aten_name") = text_or_none(row.aten_name)));
         }
         return table;
     });
+    module.attr("VALUE_DOMAINS") = py::make_tuple("real", "sign_label", "gradient");
     module.def("read_dlpack", &ReadDlpack, py::arg("capsule"));
     module.attr("kDLCPU") = static_cast<int>(kDLCPU);
     module.attr("kDLFloat") = static_cast<int>(kDLFloat);

@@ -56,6 +56,7 @@ aclTensor* CreateTensor(const TensorSpec& spec) {
 }  // namespace
 
 std::pair<uintptr_t, uintptr_t> ByteRange(const TensorSpec& spec) {
+    if (spec.absent) return {0, 0};
     int64_t last = 0;
     for (size_t d = 0; d < spec.shape.size(); ++d) {
         if (spec.shape[d] == 0) return {spec.address, spec.address};
@@ -83,9 +84,12 @@ std::vector<Region> MergeRanges(std::vector<std::pair<uintptr_t, uintptr_t>> ran
 }
 
 Failure RunOperator(const OperatorDescription& row, const std::vector<TensorSpec>& inputs, const TensorSpec& out,
-                    int64_t reduction, const std::vector<Region>& regions, int threads) {
+                    const std::vector<double>& parameters, const std::vector<Region>& regions, int threads) {
     if (static_cast<int>(inputs.size()) != row.input_count)
         return {ACLNN_ERR_PARAM_INVALID, std::string(row.name) + " takes " + std::to_string(row.input_count) + " inputs"};
+    if (static_cast<int>(parameters.size()) != row.parameter_count)
+        return {ACLNN_ERR_PARAM_INVALID,
+                std::string(row.name) + " takes " + std::to_string(row.parameter_count) + " parameters"};
     Failure failure;
     if (!EnsureDevice(&failure)) return failure;
     CallResources resources;
@@ -97,14 +101,21 @@ Failure RunOperator(const OperatorDescription& row, const std::vector<TensorSpec
         if (status != ACL_SUCCESS) return FailureFromRecentMessage(status, "aclrtHostRegister");
         resources.registered.push_back(base);
     }
-    for (const TensorSpec& spec : inputs) resources.tensors.push_back(CreateTensor(spec));
-    resources.tensors.push_back(CreateTensor(out));
-    for (aclTensor* tensor : resources.tensors)
-        if (tensor == nullptr) return FailureFromRecentMessage(ACLNN_ERR_PARAM_INVALID, "aclCreateTensor");
+    std::vector<const aclTensor*> arguments;
+    for (const TensorSpec& spec : inputs) {
+        aclTensor* tensor = spec.absent ? nullptr : CreateTensor(spec);
+        if (!spec.absent && tensor == nullptr)
+            return FailureFromRecentMessage(ACLNN_ERR_PARAM_INVALID, "aclCreateTensor");
+        if (tensor != nullptr) resources.tensors.push_back(tensor);
+        arguments.push_back(tensor);
+    }
+    aclTensor* out_tensor = CreateTensor(out);
+    if (out_tensor == nullptr) return FailureFromRecentMessage(ACLNN_ERR_PARAM_INVALID, "aclCreateTensor");
+    resources.tensors.push_back(out_tensor);
     uint64_t workspace_size = 0;
     aclOpExecutor* executor = nullptr;
     aclnnStatus status =
-        row.get_workspace_size(resources.tensors.data(), reduction, resources.tensors.back(), &workspace_size, &executor);
+        row.get_workspace_size(arguments.data(), parameters.data(), out_tensor, &workspace_size, &executor);
     if (status != ACLNN_SUCCESS) return FailureFromRecentMessage(status, std::string(row.api_name) + "GetWorkspaceSize");
     if (workspace_size > 0) {
         const aclError allocated = aclrtMalloc(&resources.workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST);

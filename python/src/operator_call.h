@@ -15,6 +15,7 @@ namespace aclnn_cpu::python {
 
 // One operand as the caller describes it.
 struct TensorSpec {
+    bool absent = false;           // an optional input not given (a null aclTensor*)
     uintptr_t address = 0;
     int dtype = 0;                 // aclDataType
     std::vector<int64_t> shape;    // the view's dims
@@ -37,10 +38,10 @@ std::pair<uintptr_t, uintptr_t> ByteRange(const TensorSpec& spec);
 // The byte ranges of the operands, overlapping or touching ones merged, so each buffer is registered once.
 std::vector<Region> MergeRanges(std::vector<std::pair<uintptr_t, uintptr_t>> ranges);
 
-// Runs `row` on inputs (in the row's order) and out. threads > 0 sets the operators' thread count for the call
-// on this thread (aclnnCpuSetThreadCount); 0 leaves it alone. Returns an empty failure on success. Call without
-// holding Python's GIL.
+// Runs `row` on inputs (in the row's order) and out, with the row's parameters in order. threads > 0 sets the
+// operators' thread count for the call on this thread (aclnnCpuSetThreadCount); 0 leaves it alone. Returns an
+// empty failure on success. Call without holding Python's GIL.
 Failure RunOperator(const OperatorDescription& row, const std::vector<TensorSpec>& inputs, const TensorSpec& out,
-                    int64_t reduction, const std::vector<Region>& regions, int threads);
+                    const std::vector<double>& parameters, const std::vector<Region>& regions, int threads);
 
 }  // namespace aclnn_cpu::python

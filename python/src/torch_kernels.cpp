@@ -14,6 +14,10 @@
 #include <ATen/native/Resize.h>
 #include <ATen/native/TypeProperties.h>
 #include <ATen/ops/empty.h>
+#include <ATen/ops/mse_loss_backward_cpu_dispatch.h>
+#include <ATen/ops/mse_loss_cpu_dispatch.h>
+#include <ATen/ops/smooth_l1_loss_backward_cpu_dispatch.h>
+#include <ATen/ops/smooth_l1_loss_cpu_dispatch.h>
 #include <c10/util/irange.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -22,6 +26,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <map>
 #include <cstdlib>
 #include <memory>
 #include <mutex>
@@ -47,12 +52,31 @@ std::atomic<bool> g_enabled{false};
 PyObject* g_error_type = nullptr;  // aclnn_cpu.AclnnError, kept for the life of the process
 
 // What an aten argument is to the table's operator.
-enum class Role { kInput, kReduction, kOut };
+enum class Role { kInput, kParameter, kOut };
 
 struct ArgumentRole {
     Role role;
-    int input = -1;  // kInput: the operator's input index
+    int index = -1;  // kInput: the operator's input index; kParameter: its parameter index
 };
+
+// PyTorch's own kernels of the aten overloads whose kernel PyTorch registers for the CPU key itself: the
+// override's registration for that key shadows them, and PyTorch 1.13's dispatcher cannot call a shadowed kernel,
+// so they are called directly (the others are CompositeExplicitAutograd kernels, which the dispatcher calls by
+// that key). An overload with a CPU kernel and no entry here stays PyTorch's.
+std::map<std::string, c10::KernelFunction> PytorchCpuKernels() {
+    using c10::KernelFunction;
+    std::map<std::string, KernelFunction> kernels;
+    kernels["mse_loss"] = KernelFunction::makeFromUnboxedFunction(TORCH_FN(at::cpu::mse_loss));
+    kernels["mse_loss.out"] = KernelFunction::makeFromUnboxedFunction(TORCH_FN(at::cpu::mse_loss_outf));
+    kernels["mse_loss_backward"] = KernelFunction::makeFromUnboxedFunction(TORCH_FN(at::cpu::mse_loss_backward));
+    kernels["mse_loss_backward.grad_input"] =
+        KernelFunction::makeFromUnboxedFunction(TORCH_FN(at::cpu::mse_loss_backward_outf));
+    kernels["smooth_l1_loss"] = KernelFunction::makeFromUnboxedFunction(TORCH_FN(at::cpu::smooth_l1_loss));
+    kernels["smooth_l1_loss.out"] = KernelFunction::makeFromUnboxedFunction(TORCH_FN(at::cpu::smooth_l1_loss_outf));
+    kernels["smooth_l1_loss_backward.grad_input"] =
+        KernelFunction::makeFromUnboxedFunction(TORCH_FN(at::cpu::smooth_l1_loss_backward_outf));
+    return kernels;
+}
 
 // Converts a failed call into aclnn_cpu.AclnnError(status, message), raised in the calling Python code: the
 // error is set and persisted into a python_error, which PyTorch's bindings (and its autograd engine, across
@@ -145,14 +169,19 @@ int ThreadCount() {
 // One registered aten overload: how its arguments map onto the table's operator, and PyTorch's own kernel.
 class OverloadKernel final : public c10::OperatorKernel {
 public:
-    OverloadKernel(const aclnn_cpu::OperatorDescription& row, std::vector<ArgumentRole> roles, bool has_out)
-        : row_(row), roles_(std::move(roles)), has_out_(has_out) {}
+    // pytorch_cpu_kernel: PyTorch's own CPU kernel when it is one our registration shadows; else PyTorch's
+    // kernel is the CompositeExplicitAutograd one.
+    OverloadKernel(const aclnn_cpu::OperatorDescription& row, std::vector<ArgumentRole> roles, bool has_out,
+                   c10::optional<c10::KernelFunction> pytorch_cpu_kernel)
+        : row_(row), roles_(std::move(roles)), has_out_(has_out), pytorch_cpu_kernel_(std::move(pytorch_cpu_kernel)) {}
 
     void operator()(const c10::OperatorHandle& op, c10::DispatchKeySet keys, torch::jit::Stack* stack) {
         if (g_enabled.load(std::memory_order_acquire) && TryRun(stack)) return;
-        (void)keys;
-        // PyTorch's own kernel: registered for CompositeExplicitAutograd, where our CPU kernel does not shadow it.
-        op.callBoxedForDispatchKey(c10::DispatchKey::CompositeExplicitAutograd, *stack);
+        if (pytorch_cpu_kernel_.has_value()) {
+            pytorch_cpu_kernel_->callBoxed(op, keys, stack);
+        } else {
+            op.callBoxedForDispatchKey(c10::DispatchKey::CompositeExplicitAutograd, *stack);
+        }
     }
 
 private:
@@ -161,16 +190,41 @@ private:
     bool TryRun(torch::jit::Stack* stack) {
         const size_t count = roles_.size();
         auto arguments = torch::jit::last(*stack, count);
-        std::vector<at::Tensor> inputs(static_cast<size_t>(row_.input_count));
-        int64_t reduction = 1;
+        std::vector<at::Tensor> given(static_cast<size_t>(row_.input_count));
+        std::vector<double> parameters(static_cast<size_t>(row_.parameter_count));
+        for (int p = 0; p < row_.parameter_count; ++p) parameters[p] = row_.parameters[p].default_value;
         at::Tensor out;
         for (size_t i = 0; i < count; ++i) {
+            const int index = roles_[i].index;
             switch (roles_[i].role) {
-                case Role::kInput: inputs[static_cast<size_t>(roles_[i].input)] = arguments[i].toTensor(); break;
-                case Role::kReduction: reduction = arguments[i].toInt(); break;
+                case Role::kInput:
+                    if (!arguments[i].isNone()) given[static_cast<size_t>(index)] = arguments[i].toTensor();
+                    break;
+                case Role::kParameter: {
+                    const c10::IValue& value = arguments[i];
+                    parameters[index] = value.isInt() ? static_cast<double>(value.toInt())
+                                        : value.isBool() ? (value.toBool() ? 1.0 : 0.0)
+                                                         : value.toDouble();
+                    // A value CANN refuses (a negative beta): PyTorch's kernel decides, with its own error.
+                    const aclnn_cpu::ParameterDescription& row_parameter = row_.parameters[index];
+                    if (!(parameters[index] >= row_parameter.minimum && parameters[index] <= row_parameter.maximum))
+                        return false;
+                    break;
+                }
                 case Role::kOut: out = arguments[i].toTensor(); break;
             }
         }
+        for (int k = 0; k < row_.input_count; ++k)
+            if (!given[static_cast<size_t>(k)].defined() && !row_.inputs[k].optional) return false;
+        // The operator's inputs as given (an absent optional one left out) and their places in the row.
+        std::vector<at::Tensor> inputs;
+        std::vector<int> places;
+        for (int k = 0; k < row_.input_count; ++k) {
+            if (!given[static_cast<size_t>(k)].defined()) continue;
+            inputs.push_back(given[static_cast<size_t>(k)]);
+            places.push_back(k);
+        }
+        const int64_t reduction = row_.parameter_count > 0 ? aclnn_cpu::operator_rows::Int(parameters[0]) : 0;
         // PyTorch's type promotion decides: integer and bool inputs take the floating type it would compute in
         // (the loss of an f16 input and an int64 target is f16 arithmetic), as PyTorch's kernels promote them.
         // The floating inputs keep their types: CANN promotes among those itself. float64 goes to PyTorch.
@@ -182,8 +236,9 @@ private:
         }
         if (!CannType(common)) return false;
         for (at::Tensor& input : inputs) {
-            if (!input.defined() || input.device().type() != c10::DeviceType::CPU) return false;
-            if (!at::isFloatingType(input.scalar_type())) {
+            if (input.device().type() != c10::DeviceType::CPU) return false;
+            // Integer and bool inputs take the common type; so do floating ones where CANN requires one dtype.
+            if (!at::isFloatingType(input.scalar_type()) || (row_.inputs_share_dtype && input.scalar_type() != common)) {
                 input = input.to(common);
             } else if (!CannType(input.scalar_type())) {
                 return false;
@@ -204,23 +259,27 @@ private:
             }
             broadcast_shape.assign(shape.begin(), shape.end());
         }
-        const bool reduced = row_.reduction_gives_scalar && reduction != 0;
+        const bool reduced = aclnn_cpu::ReducesTo(row_, reduction);
         // A result of the broadcast shape; shapes that do not broadcast keep the first input's shape, and phase 1
         // then rejects them.
         const c10::IntArrayRef result_shape =
             reduced ? c10::IntArrayRef() : (broadcasts ? c10::IntArrayRef(broadcast_shape) : inputs[0].sizes());
 
-        // PyTorch's result has self's dtype (the loss and the gradient alike); CANN's arithmetic runs in the
-        // inputs' promoted type and is converted once on the way out.
+        // PyTorch's result dtype (self's, or the inputs' promoted type, as the aten kernel makes it); CANN's
+        // arithmetic runs in the inputs' promoted type and is converted once on the way out.
         at::Tensor result;
         if (has_out_) {
             at::native::resize_output(out, result_shape);
             result = out;
         } else {
-            result = at::empty(result_shape, inputs[static_cast<size_t>(row_.self_input)].options());
+            const at::Tensor& self = given[static_cast<size_t>(row_.self_input)];
+            const c10::ScalarType type =
+                row_.aten_result == aclnn_cpu::AtenResultType::kSelf && CannType(self.scalar_type()) ? self.scalar_type()
+                                                                                                    : common;
+            result = at::empty(result_shape, self.options().dtype(type));
         }
 
-        std::vector<TensorSpec> specs;
+        std::vector<TensorSpec> present_specs;
         std::vector<std::pair<uintptr_t, uintptr_t>> ranges;
         bool too_many_dims = false;
         for (const at::Tensor& input : inputs) too_many_dims = too_many_dims || input.dim() > kMaxRank;
@@ -231,15 +290,20 @@ private:
             if (!reduced) operands.push_back(result);
             std::vector<std::vector<int64_t>> shapes, strides;
             if (!MergeDims(operands, broadcast_shape, &shapes, &strides)) return false;
-            for (size_t k = 0; k < inputs.size(); ++k) specs.push_back(SpecOf(inputs[k], shapes[k], strides[k]));
+            for (size_t k = 0; k < inputs.size(); ++k)
+                present_specs.push_back(SpecOf(inputs[k], shapes[k], strides[k]));
             out_spec = reduced ? SpecOf(result, {}, {}) : SpecOf(result, shapes.back(), strides.back());
         } else {
-            for (const at::Tensor& input : inputs) specs.push_back(SpecOf(input, input.sizes(), input.strides()));
+            for (const at::Tensor& input : inputs)
+                present_specs.push_back(SpecOf(input, input.sizes(), input.strides()));
             out_spec = SpecOf(result, result.sizes(), result.strides());
         }
-        for (const TensorSpec& spec : specs) ranges.push_back(aclnn_cpu::python::ByteRange(spec));
+        std::vector<TensorSpec> specs(static_cast<size_t>(row_.input_count));
+        for (TensorSpec& spec : specs) spec.absent = true;
+        for (size_t k = 0; k < present_specs.size(); ++k) specs[static_cast<size_t>(places[k])] = present_specs[k];
+        for (const TensorSpec& spec : present_specs) ranges.push_back(aclnn_cpu::python::ByteRange(spec));
         ranges.push_back(aclnn_cpu::python::ByteRange(out_spec));
-        const Failure failure = aclnn_cpu::python::RunOperator(row_, specs, out_spec, reduction,
+        const Failure failure = aclnn_cpu::python::RunOperator(row_, specs, out_spec, parameters,
                                                                 aclnn_cpu::python::MergeRanges(std::move(ranges)),
                                                                 ThreadCount());
         if (failure.status != 0) RaiseAclnnError(failure);
@@ -251,6 +315,7 @@ private:
     const aclnn_cpu::OperatorDescription& row_;
     std::vector<ArgumentRole> roles_;
     bool has_out_;
+    c10::optional<c10::KernelFunction> pytorch_cpu_kernel_;
 };
 
 // The overloads registered so far (qualified names), so that registering again is a no-op.
@@ -260,16 +325,25 @@ std::set<std::string>& Registered() {
     return *registered;
 }
 
-// Registers `qualified` (e.g. "soft_margin_loss.out") for the row `name`. Returns "" on success, else why the
-// overload was not registered (an argument the row cannot express: calls then stay PyTorch's, never run with
-// an argument dropped).
-std::string RegisterOverload(const std::string& name, const std::string& overload) {
-    const aclnn_cpu::OperatorDescription* row = aclnn_cpu::FindOperator(name.c_str());
-    if (row == nullptr) return "no operator " + name + " in the table";
+// Registers aten::<aten_name>.<overload> for the table's row `row_name`. Returns "" on success, else why the
+// overload was not registered (PyTorch's kernel then serves every call: an argument the row cannot express is
+// never dropped).
+std::string RegisterOverload(const std::string& row_name, const std::string& overload) {
+    const aclnn_cpu::OperatorDescription* row = aclnn_cpu::FindOperator(row_name.c_str());
+    if (row == nullptr || row->aten_name == nullptr) return "no operator " + row_name + " serving aten in the table";
+    const std::string name = row->aten_name;
+    const std::string qualified = overload.empty() ? name : name + "." + overload;
     const auto handle = c10::Dispatcher::singleton().findSchema({"aten::" + name, overload});
-    if (!handle.has_value()) return "PyTorch has no aten::" + name + "." + overload;
-    if (!handle->hasKernelForDispatchKey(c10::DispatchKey::CompositeExplicitAutograd))
-        return "PyTorch's kernel of aten::" + name + "." + overload + " is not a CompositeExplicitAutograd kernel";
+    if (!handle.has_value()) return "PyTorch has no aten::" + qualified;
+    c10::optional<c10::KernelFunction> pytorch_cpu_kernel;
+    if (!handle->hasKernelForDispatchKey(c10::DispatchKey::CompositeExplicitAutograd)) {
+        static const std::map<std::string, c10::KernelFunction> cpu_kernels = PytorchCpuKernels();
+        const auto found = cpu_kernels.find(qualified);
+        if (!handle->hasKernelForDispatchKey(c10::DispatchKey::CPU) || found == cpu_kernels.end())
+            return "PyTorch's kernel of aten::" + qualified + " is neither a CompositeExplicitAutograd kernel nor a CPU "
+                   "kernel the override can call back";
+        pytorch_cpu_kernel = found->second;
+    }
     const c10::FunctionSchema& schema = handle->schema();
     std::vector<ArgumentRole> roles;
     bool has_out = false;
@@ -280,22 +354,24 @@ std::string RegisterOverload(const std::string& name, const std::string& overloa
             has_out = true;
             continue;
         }
-        if (argument_name == "reduction") {
-            roles.push_back({Role::kReduction});
-            continue;
-        }
-        int input = -1;
+        int input = -1, parameter = -1;
         for (int k = 0; k < row->input_count; ++k)
-            if (argument_name == row->aten_input_names[k]) input = k;
-        if (input < 0) return "aten::" + name + "." + overload + " has an argument " + argument_name + " that " +
-                              row->api_name + " does not take";
-        roles.push_back({Role::kInput, input});
+            if (row->inputs[k].aten_name != nullptr && argument_name == row->inputs[k].aten_name) input = k;
+        for (int p = 0; p < row->parameter_count; ++p)
+            if (row->parameters[p].aten_name != nullptr && argument_name == row->parameters[p].aten_name) parameter = p;
+        if (input >= 0) {
+            roles.push_back({Role::kInput, input});
+        } else if (parameter >= 0) {
+            roles.push_back({Role::kParameter, parameter});
+        } else {
+            return "aten::" + qualified + " has an argument " + argument_name + " that " + row->api_name +
+                   " does not take";
+        }
     }
     static torch::Library* library =
         new torch::Library(torch::Library::IMPL, "aten", c10::DispatchKey::CPU, __FILE__, __LINE__);
-    const std::string qualified = overload.empty() ? name : name + "." + overload;
-    library->impl(qualified.c_str(), torch::CppFunction::makeFromBoxedFunctor(
-                                         std::make_unique<OverloadKernel>(*row, std::move(roles), has_out)));
+    library->impl(qualified.c_str(), torch::CppFunction::makeFromBoxedFunctor(std::make_unique<OverloadKernel>(
+                                         *row, std::move(roles), has_out, std::move(pytorch_cpu_kernel))));
     return "";
 }
 
@@ -303,16 +379,16 @@ std::string RegisterOverload(const std::string& name, const std::string& overloa
 
 PYBIND11_MODULE(_torch_kernels, module) {
     module.doc() = "aclnn-cpu's PyTorch kernels (internal; use aclnn_cpu.torch)";
-    // Registers the overloads once per process: (name, overload) pairs, overload "" for the default. Returns
-    // {qualified name: why it was not registered} for those it left to PyTorch.
+    // Registers the overloads once per process: (table row, aten overload) pairs, overload "" for the default.
+    // Returns {aten qualified name: why it was not registered} for those it left to PyTorch.
     module.def("register", [](const std::vector<std::pair<std::string, std::string>>& overloads, py::object error_type) {
         std::lock_guard<std::mutex> lock(g_registration_mutex);
         if (g_error_type == nullptr) g_error_type = error_type.release().ptr();
         std::vector<std::pair<std::string, std::string>> skipped;
-        for (const auto& [name, overload] : overloads) {
-            const std::string qualified = overload.empty() ? name : name + "." + overload;
+        for (const auto& [row_name, overload] : overloads) {
+            const std::string qualified = overload.empty() ? row_name : row_name + "." + overload;
             if (Registered().count(qualified) != 0) continue;
-            const std::string why = RegisterOverload(name, overload);
+            const std::string why = RegisterOverload(row_name, overload);
             if (why.empty()) {
                 Registered().insert(qualified);
             } else {

@@ -9,6 +9,19 @@
 
 namespace aclnn_cpu::engine {
 
+ElementwiseDescription ReducedLoss(const char* phase2_name, kernels::TileKernelChooser choose_kernel,
+                                   int64_t reduction, MeanRule mean_rule, const kernels::FunctorParameters& parameters) {
+    ElementwiseDescription description;
+    description.phase2_name = phase2_name;
+    description.choose_kernel = choose_kernel;
+    description.output = reduction == 0 ? kernels::OutputMode::kStore : kernels::OutputMode::kSum;
+    description.mean = reduction == 1 ? mean_rule : MeanRule::kNone;
+    description.parameters = parameters;
+    return description;
+}
+
+int64_t ViewElementCount(const aclTensor& tensor) { return ElementCount(tensor.view_dims); }
+
 aclnnStatus PlanElementwiseOperator(const ElementwiseRequest& request) {
     const char* api = request.validation.api;
     return GuardCBoundary(api, [&]() -> aclnnStatus {

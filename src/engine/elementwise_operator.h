@@ -16,6 +16,14 @@
 namespace aclnn_cpu::engine {
 
 struct ElementwiseRequest {
+    ElementwiseRequest() = default;
+    // Phase 1's name and its output pointers, as every operator's phase 1 starts.
+    ElementwiseRequest(const char* api, uint64_t* workspace_size, aclOpExecutor** executor) {
+        validation.api = api;
+        validation.workspace_size = workspace_size;
+        validation.executor = executor;
+    }
+
     validation::BroadcastOperation validation;  // the arguments, with phase 1's name and its output pointers
     // Builds the description once validation passed (it may depend on the broadcast shape, e.g. 1/N).
     std::function<ElementwiseDescription(const validation::ValidatedOperation&)> describe;
@@ -36,6 +44,15 @@ aclnnStatus GuardCBoundary(const char* api, Body&& body) noexcept {
     }
     return ACLNN_ERR_INNER;
 }
+
+// The description of a loss whose reduction 0 stores every element and any other value sums them into out
+// (1: a mean, by mean_rule; others: a sum).
+ElementwiseDescription ReducedLoss(const char* phase2_name, kernels::TileKernelChooser choose_kernel,
+                                   int64_t reduction, MeanRule mean_rule,
+                                   const kernels::FunctorParameters& parameters = {});
+
+// The number of elements of a tensor's view (a 0-d tensor has one).
+int64_t ViewElementCount(const aclTensor& tensor);
 
 // Phase 1: validates, warns, plans, checks addresses, and hands out the executor and its workspace size.
 aclnnStatus PlanElementwiseOperator(const ElementwiseRequest& request);

@@ -98,8 +98,12 @@ int64_t ElementCount(const std::vector<int64_t>& shape) {
 }
 
 ElementwisePlan::ElementwisePlan(const ElementwiseDescription& description, std::vector<PlanOperand> operands,
-                                 const std::vector<int64_t>& broadcast_shape)
-    : phase2_name_(description.phase2_name), operands_(std::move(operands)), mean_(description.mean) {
+                                 const std::vector<int64_t>& validated_shape)
+    : phase2_name_(description.phase2_name), operands_(std::move(operands)), mean_(description.mean),
+      sum_over_first_dim_(description.sum_over_first_dim) {
+    // A 0-d shape summed over its first dim is one row of one column.
+    const std::vector<int64_t> broadcast_shape =
+        sum_over_first_dim_ && validated_shape.empty() ? std::vector<int64_t>{1} : validated_shape;
     config_.num_inputs = static_cast<int>(operands_.size()) - 1;
     config_.output = description.output;
     config_.input_scale = description.input_scale;
@@ -112,16 +116,29 @@ ElementwisePlan::ElementwisePlan(const ElementwiseDescription& description, std:
         strides[k] = BroadcastStrides(*operands_[k].tensor, broadcast_shape);
     }
     const int out = output_index();
-    if (config_.output == OutputMode::kSum) {
+    if (sum_over_first_dim_) {
+        // The kernels store into a dense fp32 buffer in S's row-major order (element (i, j) at i * columns + j),
+        // and out (S without its first dim) is written from the columns' sums at the end.
+        reduced_out_type_ = config_.types[out];
+        first_dim_ = broadcast_shape[0];
+        const std::vector<int64_t> columns_dims(broadcast_shape.begin() + 1, broadcast_shape.end());
+        columns_ = ElementCount(columns_dims);
+        std::array<std::vector<int64_t>, kMaxOperands> column_strides;
+        column_strides[0] = RowMajorStrides(columns_dims);
+        column_strides[1] = operands_[out].tensor->strides;
+        column_shape_ = BuildIterationShape(columns_dims, column_strides, {8, sizes[out]}, 0);
+        config_.types[out] = ElementType::kFloat32;
+    }
+    if (config_.output == OutputMode::kSum || sum_over_first_dim_) {
         // The sum visits S in its row-major order, whatever the inputs' layouts: a dense fp32 "output" orders
-        // the iteration, and out itself (0-d) is written once at the end.
+        // the iteration, and out itself is written once at the end.
         strides[out] = RowMajorStrides(broadcast_shape);
         sizes[out] = 4;
     }
     config_.promote = config_.types[0];
     for (int k = 1; k < config_.num_inputs; ++k) config_.promote = Promote(config_.promote, config_.types[k]);
     shape_ = BuildIterationShape(broadcast_shape, strides, sizes, out);
-    config_.stream_stores = config_.output == OutputMode::kStore &&
+    config_.stream_stores = config_.output == OutputMode::kStore && !sum_over_first_dim_ &&
                             shape_.numel * kernels::ElementSize(config_.out_type()) >= kStreamingBytes;
     kernel_ = description.choose_kernel(config_, Fusable(config_, shape_));
 }
@@ -175,7 +192,8 @@ aclnnStatus ElementwisePlan::ResolveAddresses(const char* caller, OperandPointer
 }
 
 bool ElementwisePlan::OutNeedsStaging(const OperandPointers& bases) const {
-    if (config_.output != OutputMode::kStore) return false;  // a sum writes out after reading every input
+    // A sum writes out after reading every input.
+    if (config_.output != OutputMode::kStore || sum_over_first_dim_) return false;
     const int out = output_index();
     const validation::ViewExtent& out_extent = operands_[out].extent;
     const char* out_begin = bases[out];
@@ -257,10 +275,56 @@ float ElementwisePlan::Sum(const OperandPointers& bases, double* chunk_sums, int
     // float64 partial sums of fp32 terms, rounded once to fp32; a mean then multiplies by 1/(float)N or divides
     // by (float)N in fp32, as the operator's CANN kernel does (N = 0 gives NaN, CANN's mean of nothing).
     float total = static_cast<float>(TreeSum(chunk_sums, chunks));
-    const float count = static_cast<float>(shape_.numel);
-    if (mean_ == MeanRule::kTimesReciprocal) total *= 1.0f / count;
-    if (mean_ == MeanRule::kDividedByCount) total /= count;
+    // The reduce template's meanVar is 1/N in double, rounded to fp32 (ops-nn's atvoss reduce tiling).
+    if (mean_ == MeanRule::kTimesReciprocal) total *= static_cast<float>(1.0 / static_cast<double>(shape_.numel));
+    if (mean_ == MeanRule::kDividedByCount) total /= static_cast<float>(shape_.numel);
     return total;
+}
+
+void ElementwisePlan::SumOverFirstDim(const OperandPointers& bases, double* sums, int threads) const {
+    // Columns are cut into blocks of kColumnBlock, which threads share; within a block the kernel computes
+    // `rows` rows at a time into an L1 buffer (one row when the columns fill a block, several when they are few),
+    // and each column adds its rows' values as float64 in increasing row order -- the same bits for any split.
+    constexpr int64_t kColumnBlock = 2048;
+    const int64_t columns = columns_;
+    const int64_t block_columns = std::min(columns, kColumnBlock);
+    const int64_t rows_per_pass = std::max<int64_t>(1, kColumnBlock / columns);
+    const int64_t blocks = (columns + block_columns - 1) / block_columns;
+    ParallelSlicesAligned(blocks, threads, std::max<int64_t>(1, kGrainElements / (block_columns * first_dim_)), 1,
+                          [&](int64_t first_block, int64_t end_block) {
+        float values[kColumnBlock];
+        for (int64_t block = first_block; block < end_block; ++block) {
+            const int64_t j0 = block * block_columns, j1 = std::min(columns, j0 + block_columns);
+            double* column_sums = sums + j0;
+            std::fill(column_sums, column_sums + (j1 - j0), 0.0);
+            for (int64_t row = 0; row < first_dim_; row += rows_per_pass) {
+                const int64_t rows = std::min(rows_per_pass, first_dim_ - row);
+                // rows > 1 only when one block holds every column: then [row * columns, (row + rows) * columns)
+                // is one linear range of S.
+                const int64_t first = row * columns + j0;
+                const int64_t last = rows > 1 ? (row + rows) * columns : row * columns + j1;
+                OperandPointers at = bases;
+                at[output_index()] = reinterpret_cast<char*>(values) - first * 4;
+                ForEachTile(shape_, at, first, last, [&](const Tile& tile) { kernel_(config_, tile, nullptr); });
+                for (int64_t r = 0; r < rows; ++r)
+                    for (int64_t j = 0; j < j1 - j0; ++j) column_sums[j] += values[r * (j1 - j0) + j];
+            }
+        }
+    });
+    // Each sum rounded once to fp32; a mean then times the reduce template's 1/N0 (or over N0); then the promote
+    // type and out's dtype.
+    const OperandPointers copy_bases = {reinterpret_cast<char*>(sums), bases[output_index()], nullptr, nullptr,
+                                        nullptr, nullptr};
+    const float reciprocal = static_cast<float>(1.0 / static_cast<double>(first_dim_));
+    ForEachRow(column_shape_, copy_bases, 0, column_shape_.numel, [&](const OperandPointers& row, int64_t n) {
+        const int64_t from_stride = column_shape_.inner_stride(0), to_stride = column_shape_.inner_stride(1);
+        for (int64_t i = 0; i < n; ++i) {
+            float value = static_cast<float>(*reinterpret_cast<const double*>(row[0] + i * from_stride));
+            if (mean_ == MeanRule::kTimesReciprocal) value *= reciprocal;
+            if (mean_ == MeanRule::kDividedByCount) value /= static_cast<float>(first_dim_);
+            kernels::StoreFromFloat(reduced_out_type_, row[1] + i * to_stride, kernels::RoundTo(config_.promote, value));
+        }
+    });
 }
 
 bool ElementwisePlan::IsSmall() const { return shape_.numel <= kSmallElements; }
@@ -293,7 +357,22 @@ aclnnStatus ElementwisePlan::Bind(void* workspace, uint64_t workspace_size, rt::
     }
 
     if (shape_.numel == 0) {
-        *task = [] { return ACL_SUCCESS; };  // nothing to compute, but keep the stream's order observable
+        // Nothing to compute (an empty first dim leaves out as it was, as CANN's op_api returns early), but keep
+        // the stream's order observable.
+        *task = [] { return ACL_SUCCESS; };
+        return ACLNN_SUCCESS;
+    }
+    if (sum_over_first_dim_) {
+        *task = [plan, bases, threads]() -> aclError {
+            std::unique_ptr<double[]> sums(new (std::nothrow) double[static_cast<size_t>(plan->columns_)]);
+            if (!sums) {
+                SetErrorMessage(aclnn_cpu::kAclnnInnerError, "%s: cannot allocate %lld column sums.",
+                                plan->phase2_name_, static_cast<long long>(plan->columns_));
+                return ACL_ERROR_RT_MEMORY_ALLOCATION;
+            }
+            plan->SumOverFirstDim(bases, sums.get(), threads);
+            return ACL_SUCCESS;
+        };
         return ACLNN_SUCCESS;
     }
     const uint64_t staging_bytes = static_cast<uint64_t>(shape_.numel) * kernels::ElementSize(config_.out_type());

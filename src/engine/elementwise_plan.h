@@ -36,7 +36,11 @@ struct ElementwiseDescription {
     kernels::OutputMode output = kernels::OutputMode::kStore;
     float input_scale = 1.0f;              // for the functor's scaled input (kStore)
     kernels::FunctorParameters parameters;  // what the operator's functor is built from (beta, a coefficient)
-    MeanRule mean = MeanRule::kNone;       // kSum only
+    MeanRule mean = MeanRule::kNone;       // kSum, or sum_over_first_dim: how a sum becomes a mean
+    // kStore: rather than stored, the values are summed over the broadcast shape's first dim into out (of the
+    // shape without it), each value rounded to the promote type first (aclnnMseLossOut's "none" result, then a
+    // ReduceSum or ReduceMean over dim 0).
+    bool sum_over_first_dim = false;
 };
 
 class ElementwisePlan final : public OpPlan, public std::enable_shared_from_this<ElementwisePlan> {
@@ -60,6 +64,8 @@ private:
     // True when out shares bytes with an input in any way other than being the very same view.
     bool OutNeedsStaging(const OperandPointers& bases) const;
     void Store(const IterationShape& shape, const OperandPointers& bases, int threads) const;
+    // sum_over_first_dim: each column's float64 sum over the first dim, in increasing order, then out.
+    void SumOverFirstDim(const OperandPointers& bases, double* sums, int threads) const;
     void StoreThroughStaging(const OperandPointers& bases, char* staging, int threads) const;
     // The kSum result: the sum of every element's fp32 value (times 1/N for mean), as fp32.
     float Sum(const OperandPointers& bases, double* chunk_sums, int threads) const;
@@ -72,6 +78,13 @@ private:
     kernels::TileKernel kernel_ = nullptr;
     MeanRule mean_ = MeanRule::kNone;
     uint64_t workspace_size_ = 0;
+    // sum_over_first_dim: the first dim's size, the columns (elements of the rest), out's dtype (the kernel
+    // stores fp32 into a buffer), and the walk from the columns' dense sums to out.
+    bool sum_over_first_dim_ = false;
+    int64_t first_dim_ = 0;
+    int64_t columns_ = 0;
+    kernels::ElementType reduced_out_type_ = kernels::ElementType::kFloat32;
+    IterationShape column_shape_;
 };
 
 // The number of elements of shape (validated: no overflow).

@@ -1,52 +1,223 @@
-// The operators this project offers, as one table that everything calling them by name reads: the Python
-// package (aclnn_cpu._core) and through it the aclnn-cpu command line and the PyTorch registration, the fuzz
-// harness and the stress program. Adding an operator means one row here (docs/design.md, "How to add an
-// operator"). Header-only and built on the public API alone, so a tool needs no internal library to use it.
+// The operators this project offers, as one table that every layer calling them reads: the Python package
+// (aclnn_cpu._core: its functions, the aclnn-cpu command line's run/gen), the PyTorch kernels, the numeric
+// tests, the fuzz harness, the stress program and the benchmark's workloads. A row says everything a layer
+// needs: the C function, its inputs (required or optional, with the values they take), its scalar parameters
+// (type, default, the range CANN accepts), the shape of its result, the dtype lists per SoC, the float64
+// reference the tests use, and the aten operator it serves with how aten's arguments map onto it. Adding an
+// operator means one row here (docs/design.md, "How to add an operator"). Header-only and built on the public
+// API (and plain data), so a tool needs no internal library to use it.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 
 #include "aclnn/acl_meta.h"
+#include "aclnnop/aclnn_l1_loss.h"
+#include "aclnnop/aclnn_l1_loss_backward.h"
+#include "aclnnop/aclnn_mse_loss.h"
+#include "aclnnop/aclnn_mse_loss_backward.h"
+#include "aclnnop/aclnn_mse_loss_out.h"
+#include "aclnnop/aclnn_smooth_l1_loss.h"
+#include "aclnnop/aclnn_smooth_l1_loss_backward.h"
 #include "aclnnop/aclnn_soft_margin_loss.h"
 #include "aclnnop/aclnn_soft_margin_loss_backward.h"
+#include "ops/operator_references.h"
+#include "validation/dtype_support.h"
 
 namespace aclnn_cpu {
 
-constexpr int kMaxOperatorInputs = 3;
+constexpr int kMaxOperatorInputs = 5;
+constexpr int kMaxOperatorParameters = 3;
 
-// Phase 1 with the inputs in the operator's order (inputs[0 .. input_count)), and phase 2.
-using GetWorkspaceSizeFunction = aclnnStatus (*)(const aclTensor* const* inputs, int64_t reduction, aclTensor* out,
-                                                 uint64_t* workspace_size, aclOpExecutor** executor);
+// The values an input takes in generated data (aclnn-cpu gen, fuzzing, stress, the benchmark): the domain the
+// operator is used on, with its hard values.
+enum class ValueDomain : uint8_t {
+    kReal,        // any real value: predictions and regression targets, logits
+    kSignLabel,   // mostly -1 and +1 (soft margin's targets)
+    kGradient,    // an incoming gradient, of either sign, around [-2, 2]
+};
+
+struct InputDescription {
+    const char* name;       // CANN's parameter name
+    const char* aten_name;  // the same argument in aten's schemas (self, target, grad_output), or nullptr
+    bool optional;          // may be a null aclTensor* (CANN's *Optional arguments)
+    ValueDomain domain;
+};
+
+enum class ParameterType : uint8_t { kInt64, kFloat, kBool };
+
+struct ParameterDescription {
+    const char* name;       // CANN's parameter name (reduction, beta)
+    const char* aten_name;  // the same argument in aten's schemas, or nullptr when aten has none
+    ParameterType type;
+    double default_value;
+    double minimum, maximum;  // the values CANN accepts, both included; NaN is never in range
+};
+
+// The shape of out, from the broadcast shape S of the inputs. `reduction` is parameter 0.
+enum class ResultRule : uint8_t {
+    kLoss,              // S under reduction 0 (none), 0-d otherwise
+    kGradient,          // S
+    kLossOverFirstDim,  // S under reduction 0, S without its first dim otherwise
+};
+
+// The dtype of PyTorch's result of the aten operator a row serves: self's (a gradient from empty_like(self), a
+// composite loss), or the inputs' promoted type (a structured binary kernel).
+enum class AtenResultType : uint8_t { kSelf, kPromoted };
+
+// Which count a mean divides by (the gradients' scale; the losses' sums divide by the broadcast count).
+enum class MeanDivisor : uint8_t {
+    kBroadcastElements,  // numel(S)
+    kSelfElements,       // numel(self), even where self broadcasts against a larger shape
+};
+
+// Phase 1 with the inputs in the row's order (a null pointer for an absent optional input) and the
+// parameters in the row's order as doubles, and phase 2.
+using GetWorkspaceSizeFunction = aclnnStatus (*)(const aclTensor* const* inputs, const double* parameters,
+                                                 aclTensor* out, uint64_t* workspace_size, aclOpExecutor** executor);
 using RunFunction = aclnnStatus (*)(void* workspace, uint64_t workspace_size, aclOpExecutor* executor,
                                     aclrtStream stream);
 
 struct OperatorDescription {
-    const char* name;      // snake_case; also PyTorch's aten operator of the same arithmetic
-    const char* api_name;  // the C API's name, for messages
+    const char* name;       // snake_case: the aclnn name's, e.g. mse_loss (the Python function, the CLI's name)
+    const char* api_name;   // the C API's name, for messages
+    const char* summary;    // the arithmetic in one line, for help texts
     int input_count;
-    const char* input_names[kMaxOperatorInputs];       // CANN's parameter names, in order (out comes last)
-    const char* aten_input_names[kMaxOperatorInputs];  // PyTorch's names of the same inputs in aten's schemas
-    int self_input;  // the input PyTorch's result takes its dtype from (self)
-    // Whether a reduction other than none makes out 0-d (the loss), or out keeps the broadcast shape (the
-    // gradient, whose mean only scales).
-    bool reduction_gives_scalar;
+    InputDescription inputs[kMaxOperatorInputs];
+    int self_input;  // the input PyTorch's result takes its dtype from
+    int parameter_count;
+    ParameterDescription parameters[kMaxOperatorParameters];  // reduction first
+    ResultRule result;
+    MeanDivisor mean_divisor;
+    const validation::DtypeSupport* dtypes;  // CANN's lists per SoC family (validation/dtype_support.h)
+    bool inputs_share_dtype;  // CANN requires the inputs of one dtype (no promotion among them)
+    references::ElementReference reference;  // the tests' float64 model of one element
+    const char* aten_name;  // the aten operator it serves (its overloads: the functional and out= forms), or nullptr
+    AtenResultType aten_result;
     GetWorkspaceSizeFunction get_workspace_size;
     RunFunction run;
 };
 
+namespace operator_rows {
+
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+// reduction: 0 none, 1 mean, 2 sum, as the loss family's op_api files check it.
+constexpr ParameterDescription kReduction = {"reduction", "reduction", ParameterType::kInt64, 1, 0, 2};
+// aclnnSoftMarginLoss's reduction is not checked: any value but 0 and 1 is a sum.
+constexpr ParameterDescription kAnyReduction = {"reduction", "reduction", ParameterType::kInt64, 1, -kInfinity,
+                                                kInfinity};
+constexpr ParameterDescription kBeta = {"beta", "beta", ParameterType::kFloat, 1, 0, kInfinity};
+
+constexpr InputDescription kGradOutput = {"gradOutput", "grad_output", false, ValueDomain::kGradient};
+constexpr InputDescription kSelf = {"self", "self", false, ValueDomain::kReal};
+constexpr InputDescription kTarget = {"target", "target", false, ValueDomain::kReal};
+constexpr InputDescription kSignTarget = {"target", "target", false, ValueDomain::kSignLabel};
+
+// An int64 parameter from its double: values past int64's range (and NaN) are clamped, as no parameter here
+// tells such values apart (a reduction there is out of range, or for SoftMarginLoss a sum, either way).
+inline int64_t Int(double v) {
+    if (!(v > -9.2e18)) return std::numeric_limits<int64_t>::min();
+    if (!(v < 9.2e18)) return std::numeric_limits<int64_t>::max();
+    return static_cast<int64_t>(v);
+}
+inline float Float(double v) { return static_cast<float>(v); }
+
+}  // namespace operator_rows
+
 inline constexpr OperatorDescription kOperators[] = {
-    {"soft_margin_loss_backward", "aclnnSoftMarginLossBackward", 3, {"gradOutput", "self", "target"},
-     {"grad_output", "self", "target"}, 1, false,
-     [](const aclTensor* const* in, int64_t reduction, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
-         return aclnnSoftMarginLossBackwardGetWorkspaceSize(in[0], in[1], in[2], reduction, out, size, executor);
+    {"soft_margin_loss_backward", "aclnnSoftMarginLossBackward",
+     "gradOutput * -target * exp(-target*self) / (1 + exp(-target*self)), divided by N for mean",
+     3, {operator_rows::kGradOutput, operator_rows::kSelf, operator_rows::kSignTarget}, 1,
+     1, {operator_rows::kReduction},
+     ResultRule::kGradient, MeanDivisor::kBroadcastElements, &validation::kFloatTypesBf16FromAtlasA2, false,
+     &references::SoftMarginLossGrad, "soft_margin_loss_backward", AtenResultType::kSelf,
+     [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
+         return aclnnSoftMarginLossBackwardGetWorkspaceSize(in[0], in[1], in[2], operator_rows::Int(p[0]), out, size,
+                                                            executor);
      },
      aclnnSoftMarginLossBackward},
-    {"soft_margin_loss", "aclnnSoftMarginLoss", 2, {"self", "target", nullptr}, {"self", "target", nullptr}, 0, true,
-     [](const aclTensor* const* in, int64_t reduction, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
-         return aclnnSoftMarginLossGetWorkspaceSize(in[0], in[1], reduction, out, size, executor);
+    {"soft_margin_loss", "aclnnSoftMarginLoss", "log(1 + exp(-target*self)) per element, or its mean or sum",
+     2, {operator_rows::kSelf, operator_rows::kSignTarget}, 0,
+     1, {operator_rows::kAnyReduction},
+     ResultRule::kLoss, MeanDivisor::kBroadcastElements, &validation::kFloatTypesBf16FromAtlasA2, false,
+     &references::SoftMarginLoss, "soft_margin_loss", AtenResultType::kSelf,
+     [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
+         return aclnnSoftMarginLossGetWorkspaceSize(in[0], in[1], operator_rows::Int(p[0]), out, size, executor);
      },
      aclnnSoftMarginLoss},
+    {"mse_loss", "aclnnMseLoss", "(self - target)^2 per element, or its mean or sum",
+     2, {operator_rows::kSelf, operator_rows::kTarget}, 0,
+     1, {operator_rows::kReduction},
+     ResultRule::kLoss, MeanDivisor::kBroadcastElements, &validation::kFloatTypesBf16FromAtlasA2, false,
+     &references::MseLoss, "mse_loss", AtenResultType::kPromoted,
+     [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
+         return aclnnMseLossGetWorkspaceSize(in[0], in[1], operator_rows::Int(p[0]), out, size, executor);
+     },
+     aclnnMseLoss},
+    {"mse_loss_out", "aclnnMseLossOut", "(self - target)^2 per element, or its mean or sum over the first dim",
+     2, {operator_rows::kSelf, operator_rows::kTarget}, 0,
+     1, {operator_rows::kReduction},
+     ResultRule::kLossOverFirstDim, MeanDivisor::kBroadcastElements, &validation::kFloatTypesBf16FromAtlasA2, false,
+     &references::MseLoss, nullptr, AtenResultType::kPromoted,
+     [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
+         return aclnnMseLossOutGetWorkspaceSize(in[0], in[1], operator_rows::Int(p[0]), out, size, executor);
+     },
+     aclnnMseLossOut},
+    {"mse_loss_backward", "aclnnMseLossBackward", "2 * (self - target) * gradOutput, divided by numel(self) for mean",
+     3, {operator_rows::kGradOutput, operator_rows::kSelf, operator_rows::kTarget}, 1,
+     1, {operator_rows::kReduction},
+     ResultRule::kGradient, MeanDivisor::kSelfElements, &validation::kFloatTypesBf16FromAtlasA2, true,
+     &references::MseLossGrad, "mse_loss_backward", AtenResultType::kSelf,
+     [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
+         return aclnnMseLossBackwardGetWorkspaceSize(in[0], in[1], in[2], operator_rows::Int(p[0]), out, size,
+                                                     executor);
+     },
+     aclnnMseLossBackward},
+    {"l1_loss", "aclnnL1Loss", "|self - target| per element, or its mean or sum",
+     2, {operator_rows::kSelf, operator_rows::kTarget}, 0,
+     1, {operator_rows::kReduction},
+     ResultRule::kLoss, MeanDivisor::kBroadcastElements, &validation::kFloatTypesBf16FromAtlasA2, false,
+     &references::L1Loss, "l1_loss", AtenResultType::kPromoted,
+     [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
+         return aclnnL1LossGetWorkspaceSize(in[0], in[1], operator_rows::Int(p[0]), out, size, executor);
+     },
+     aclnnL1Loss},
+    {"l1_loss_backward", "aclnnL1LossBackward", "sign(self - target) * gradOutput, divided by N for mean",
+     3, {operator_rows::kGradOutput, operator_rows::kSelf, operator_rows::kTarget}, 1,
+     1, {operator_rows::kReduction},
+     ResultRule::kGradient, MeanDivisor::kBroadcastElements, &validation::kFloatTypesBf16FromAtlasA2, false,
+     &references::L1LossGrad, nullptr, AtenResultType::kSelf,
+     [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
+         return aclnnL1LossBackwardGetWorkspaceSize(in[0], in[1], in[2], operator_rows::Int(p[0]), out, size,
+                                                    executor);
+     },
+     aclnnL1LossBackward},
+    {"smooth_l1_loss", "aclnnSmoothL1Loss",
+     "0.5 (self - target)^2 / beta where |self - target| < beta, else |self - target| - 0.5 beta; or its mean or sum",
+     2, {operator_rows::kSelf, operator_rows::kTarget}, 0,
+     2, {operator_rows::kReduction, operator_rows::kBeta},
+     ResultRule::kLoss, MeanDivisor::kBroadcastElements, &validation::kFloatTypesBf16FromAtlasA2, false,
+     &references::SmoothL1Loss, "smooth_l1_loss", AtenResultType::kPromoted,
+     [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
+         return aclnnSmoothL1LossGetWorkspaceSize(in[0], in[1], operator_rows::Int(p[0]), operator_rows::Float(p[1]),
+                                                  out, size, executor);
+     },
+     aclnnSmoothL1Loss},
+    {"smooth_l1_loss_backward", "aclnnSmoothL1LossBackward",
+     "gradOut * (self - target) / beta inside |self - target| < beta, gradOut * sign(self - target) outside; "
+     "divided by numel(self) for mean",
+     3, {{"gradOut", "grad_output", false, ValueDomain::kGradient}, operator_rows::kSelf, operator_rows::kTarget}, 1,
+     2, {operator_rows::kReduction, operator_rows::kBeta},
+     ResultRule::kGradient, MeanDivisor::kSelfElements, &validation::kFloatTypesBf16FromAtlasA2, false,
+     &references::SmoothL1LossGrad, "smooth_l1_loss_backward", AtenResultType::kSelf,
+     [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
+         return aclnnSmoothL1LossBackwardGetWorkspaceSize(in[0], in[1], in[2], operator_rows::Int(p[0]),
+                                                          operator_rows::Float(p[1]), out, size, executor);
+     },
+     aclnnSmoothL1LossBackward},
 };
 
 inline constexpr int kOperatorCount = static_cast<int>(sizeof(kOperators) / sizeof(kOperators[0]));
@@ -56,6 +227,11 @@ inline const OperatorDescription* FindOperator(const char* name) {
     for (const OperatorDescription& description : kOperators)
         if (std::strcmp(description.name, name) == 0) return &description;
     return nullptr;
+}
+
+// Whether out is 0-d (or reduced over a dim) for this reduction value: the row's result rule.
+inline bool ReducesTo(const OperatorDescription& row, int64_t reduction) {
+    return row.result != ResultRule::kGradient && reduction != 0;
 }
 
 }  // namespace aclnn_cpu

@@ -29,18 +29,28 @@ aclnnStatus Invalid(const char* format, const char* api, const std::string& a, c
     return ACLNN_ERR_PARAM_INVALID;
 }
 
+bool FloatingType(int32_t type) { return ComputableDtype(type) || type == ACL_DOUBLE; }
+
+// CANN's PromoteType where it matters here: among FLOAT, FLOAT16, BFLOAT16 as the engine promotes; DOUBLE with
+// any floating or integer type is DOUBLE; a floating type with an integer or bool type is the floating type;
+// two other types keep the first (no list holds it, so it is refused either way).
+int32_t PromoteTypes(int32_t a, int32_t b) {
+    if (ComputableDtype(a) && ComputableDtype(b)) return PromoteFloatTypes(a, b);
+    if (a == ACL_DOUBLE || b == ACL_DOUBLE) return ACL_DOUBLE;
+    if (FloatingType(a)) return a;
+    if (FloatingType(b)) return b;
+    return a;
+}
+
 int32_t PromotedType(const BroadcastOperation& op, const std::vector<int>& inputs) {
     int32_t type = -1;
     for (int index : inputs) {
         if (!Present(op, index)) continue;
         const int32_t next = TensorAt(op, index).tensor->data_type;
-        type = type < 0 ? next : (ComputableDtype(type) && ComputableDtype(next) ? PromoteFloatTypes(type, next)
-                                                                               : (type == next ? type : ACL_FLOAT));
+        type = type < 0 ? next : PromoteTypes(type, next);
     }
     return type;
 }
-
-bool FloatingType(int32_t type) { return ComputableDtype(type) || type == ACL_DOUBLE; }
 
 std::string NamesOf(const std::vector<const NamedTensor*>& tensors, size_t count) {
     std::string text;
@@ -96,12 +106,15 @@ CheckStep DtypesInList(std::vector<int> tensors) {
     };
 }
 
-CheckStep PromotedDtypeInList(std::vector<int> inputs, const char* message_format) {
-    return [inputs, message_format](const BroadcastOperation& op, ValidationState&) -> aclnnStatus {
+CheckStep PromotedDtypeInList(std::vector<int> inputs, const char* message_format, bool inputs_in_message) {
+    return [inputs, message_format, inputs_in_message](const BroadcastOperation& op, ValidationState&) -> aclnnStatus {
         const DtypeList& list = SupportedDtypes(*op.dtypes);
         const int32_t promoted = PromotedType(op, inputs);
         if (list.Contains(promoted)) return ACLNN_SUCCESS;
         const std::string format = std::string("%s: ") + message_format;
+        if (inputs_in_message)
+            return Invalid(format.c_str(), op.api, CannDtypeName(TensorAt(op, inputs[0]).tensor->data_type),
+                           CannDtypeName(TensorAt(op, inputs[1]).tensor->data_type));
         return Invalid(format.c_str(), op.api, CannDtypeName(promoted), CannDtypeListString(list));
     };
 }
@@ -168,19 +181,29 @@ CheckStep Layouts() {
 CheckStep Broadcast() {
     return [](const BroadcastOperation& op, ValidationState& state) -> aclnnStatus {
         const size_t inputs = state.present.size() - 1;
-        std::vector<int64_t> shape = state.present[0]->tensor->view_dims;
+        // The present inputs in the operator's broadcast order.
+        std::vector<const NamedTensor*> order;
+        if (op.broadcast_order.empty()) {
+            order.assign(state.present.begin(), state.present.end() - 1);
+        } else {
+            for (int index : op.broadcast_order)
+                if (Present(op, index)) order.push_back(&TensorAt(op, index));
+        }
+        std::vector<int64_t> shape = order[0]->tensor->view_dims;
         for (size_t i = 1; i < inputs; ++i) {
             std::vector<int64_t> next;
             int conflict = 0;
-            const auto& dims = state.present[i]->tensor->view_dims;
+            const auto& dims = order[i]->tensor->view_dims;
             if (!BroadcastShapes(shape, dims, &next, &conflict)) {
+                if (op.broadcast_message != nullptr) {
+                    const std::string format = std::string("%s: ") + op.broadcast_message;
+                    return Invalid(format.c_str(), op.api, CannShapeString(shape), CannShapeString(dims));
+                }
                 if (i == 1)
                     return Invalid("%s: The size of tensor %s %s must match the size of tensor %s %s.", op.api,
-                                   state.present[0]->name, CannShapeString(shape), state.present[1]->name,
-                                   CannShapeString(dims));
+                                   order[0]->name, CannShapeString(shape), order[1]->name, CannShapeString(dims));
                 return Invalid("%s: The size of tensor %s %s must match the size %s (the broadcast of %s).", op.api,
-                               state.present[i]->name, CannShapeString(dims), CannShapeString(shape),
-                               NamesOf(state.present, i));
+                               order[i]->name, CannShapeString(dims), CannShapeString(shape), NamesOf(order, i));
             }
             shape = std::move(next);
         }
@@ -243,6 +266,15 @@ CheckStep OutDoesNotOverlapItself() {
 
 CheckStep Custom(std::function<aclnnStatus()> check) {
     return [check](const BroadcastOperation&, ValidationState&) { return check(); };
+}
+
+CheckStep ReductionInRange(int64_t reduction, const char* message_format) {
+    return [reduction, message_format](const BroadcastOperation& op, ValidationState&) -> aclnnStatus {
+        if (reduction >= 0 && reduction <= 2) return ACLNN_SUCCESS;
+        const std::string format = std::string("%s: ") + message_format;
+        SetErrorMessage(aclnn_cpu::kAclnnParameterError, format.c_str(), op.api, static_cast<long long>(reduction));
+        return ACLNN_ERR_PARAM_INVALID;
+    };
 }
 
 }  // namespace checks

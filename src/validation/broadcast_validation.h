@@ -47,6 +47,12 @@ struct BroadcastOperation {
     // CANN's message when out's shape is wrong, with the expected and the actual shape; null: "Expected tensor
     // for <out> to have same size as %s, but got %s."
     const char* out_shape_message = nullptr;
+    // CANN's message when two inputs do not broadcast, with the two shapes; null: "The size of tensor <a> %s must
+    // match the size of tensor <b> %s."
+    const char* broadcast_message = nullptr;
+    // The order in which the inputs are broadcast (CANN's: L1LossBackward starts with self and gradOutput);
+    // empty: the inputs' order.
+    std::vector<int> broadcast_order;
     const DtypeSupport* dtypes = &kFloatTypesBf16FromAtlasA2;  // the operator's lists (dtype_support.h)
     // The checks after the workspaceSize / executor one, in CANN's order (checks:: below).
     std::vector<CheckStep> steps;
@@ -79,8 +85,9 @@ CheckStep NullTensors();
 // Each listed tensor's dtype in the SoC's list: "Tensor %s not implemented for %s, should be in dtype support
 // list %s." (161002).
 CheckStep DtypesInList(std::vector<int> tensors);
-// The listed inputs' promoted type in the SoC's list, in the operator's words (format: promoted dtype, list).
-CheckStep PromotedDtypeInList(std::vector<int> inputs, const char* message_format);
+// The listed inputs' promoted type in the SoC's list, in the operator's words: the format takes the promoted
+// dtype and the list, or (inputs_in_message) the first two inputs' dtypes.
+CheckStep PromotedDtypeInList(std::vector<int> inputs, const char* message_format, bool inputs_in_message = false);
 // a's dtype equal to b's: "Expected both tensors to have same dtype, but found %s %s and %s %s."
 CheckStep SameDtype(int a, int b);
 // The inputs' promoted type castable to out's dtype: "Result type %s can't be cast to the desired output type
@@ -100,6 +107,8 @@ CheckStep OutShape(bool reduced);
 CheckStep OutDoesNotOverlapItself();
 // The operator's own rule (reduction, beta): returns ACLNN_SUCCESS or a status with the message set.
 CheckStep Custom(std::function<aclnnStatus()> check);
+// reduction in [0, 2], else 161002 with CANN's text for the operator (a format taking the value as %lld).
+CheckStep ReductionInRange(int64_t reduction, const char* message_format);
 
 }  // namespace checks
 

@@ -1,6 +1,7 @@
 // Stress program: many threads, each driving several streams (and its default stream: half the threads in a
 // context of their own), enqueue async copies, memsets and calls of every operator of the operator table
-// (ops/operator_table.h; every reduction) of random sizes and dtypes with random synchronisation points, and
+// (ops/operator_table.h; every reduction, random parameters CANN accepts, optional inputs given or not, values
+// of each input's domain) of random sizes and dtypes with random synchronisation points, and
 // verify every result against the float64 reference (all elements of small results, a sample of large ones);
 // some results are also copied on another stream ordered after the operator by an event, and must match. Then
 // it destroys streams and calls aclFinalize with work still queued, and checks that the queued work completed.
@@ -40,23 +41,27 @@ const aclDataType kTypes[3] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 
 int64_t Size(aclDataType type) { return type == ACL_FLOAT ? 4 : 2; }
 
-// One operator call's buffers: host sources and results, device blocks, tensors (gradOutput, self, target,
-// out; an operator of two inputs has no gradOutput). Everything it touches stays alive until the job has
-// been verified, after a sync of its stream.
+constexpr int kSlots = aclnn_cpu::kMaxOperatorInputs + 1;  // the inputs, then out
+constexpr int kOut = aclnn_cpu::kMaxOperatorInputs;
+
+// One operator call's buffers: host sources and results, device blocks, tensors (the row's inputs in order, an
+// absent optional one null; out last). Everything it touches stays alive until the job has been verified,
+// after a sync of its stream.
 struct Job {
     int64_t rows = 0, columns = 0;
-    aclDataType types[4];
-    int64_t reduction = 0;
+    aclDataType types[kSlots];
     const aclnn_cpu::OperatorDescription* op = nullptr;  // a row of the operator table
-    bool scalar_grad = false;
-    std::vector<char> host_in[3];
+    std::vector<double> parameters;                      // the row's, reduction first
+    bool present[kSlots] = {};
+    bool scalar_grad = false;  // a gradient row's incoming gradient is 0-d
+    std::vector<char> host_in[kSlots];
     std::vector<char> host_out;
     // A second copy of out, made on another stream that waited for an event recorded after the operator: it
     // must equal host_out (the event ordered the streams). Empty when the job has none.
     std::vector<char> mirror;
     aclrtStream mirror_stream = nullptr;
-    void* device[4] = {nullptr, nullptr, nullptr, nullptr};
-    aclTensor* tensors[4] = {nullptr, nullptr, nullptr, nullptr};
+    void* device[kSlots] = {};
+    aclTensor* tensors[kSlots] = {};
     aclrtStream stream = nullptr;
 
     ~Job() {
@@ -65,12 +70,46 @@ struct Job {
             if (d != nullptr) aclrtFree(d);
     }
 
-    // The operator's inputs are tensors FirstInput()..2 (an operator of two inputs has no gradOutput).
-    int FirstInput() const { return aclnn_cpu::kMaxOperatorInputs - op->input_count; }
-    bool Summed() const { return op->reduction_gives_scalar && reduction != 0; }
-    bool Scalar(int k) const { return k == 0 ? scalar_grad : k == 3 && Summed(); }
-    int64_t Elements(int k) const { return Scalar(k) ? 1 : rows * columns; }
+    int64_t reduction() const { return op->parameter_count > 0 ? static_cast<int64_t>(parameters[0]) : 0; }
+    bool Summed() const { return op->result == aclnn_cpu::ResultRule::kLoss && reduction() != 0; }
+    bool OverFirstDim() const { return op->result == aclnn_cpu::ResultRule::kLossOverFirstDim && reduction() != 0; }
+    bool Scalar(int k) const { return k == 0 ? scalar_grad : k == kOut && Summed(); }
+    int64_t Elements(int k) const {
+        if (Scalar(k)) return 1;
+        return k == kOut && OverFirstDim() ? columns : rows * columns;
+    }
+    std::vector<int64_t> Dims(int k) const {
+        if (Scalar(k)) return {};
+        if (k == kOut && OverFirstDim()) return {columns};
+        return {rows, columns};
+    }
+    test_support::RowCall Call() const {
+        test_support::RowCall call;
+        call.row = op;
+        call.parameters = parameters;
+        call.broadcast_count = rows * columns;
+        call.self_count = Elements(op->self_input);
+        call.gradient_count = Elements(0);
+        return call;
+    }
 };
+
+// A value of the row's parameter p that CANN accepts: reduction 0..2 (3 too where any value is a sum), beta
+// mostly near 1 and sometimes 0, booleans either way.
+double RandomParameter(const aclnn_cpu::ParameterDescription& p, std::mt19937_64& rng) {
+    if (std::strcmp(p.name, "reduction") == 0) return static_cast<double>(rng() % (p.maximum > 2 ? 4 : 3));
+    if (p.type == aclnn_cpu::ParameterType::kBool) return static_cast<double>(rng() % 2);
+    if (p.type == aclnn_cpu::ParameterType::kInt64) return p.default_value;
+    return rng() % 8 == 0 ? std::max(p.minimum, 0.0) : std::uniform_real_distribution<double>(0.1, 4.0)(rng);
+}
+
+double RandomValue(aclnn_cpu::ValueDomain domain, std::mt19937_64& rng) {
+    switch (domain) {
+        case aclnn_cpu::ValueDomain::kSignLabel: return rng() % 2 ? 1.0 : -1.0;
+        case aclnn_cpu::ValueDomain::kGradient: return std::uniform_real_distribution<double>(-2.0, 2.0)(rng);
+        default: return std::uniform_real_distribution<double>(-8.0, 8.0)(rng);
+    }
+}
 
 // Prepares a job and enqueues: H2D copies of the inputs, a memset of out, the operator, a D2H copy of out.
 std::unique_ptr<Job> Launch(std::mt19937_64& rng, aclrtStream stream) {
@@ -80,48 +119,53 @@ std::unique_ptr<Job> Launch(std::mt19937_64& rng, aclrtStream stream) {
     const int64_t n = std::max<int64_t>(1, (int64_t{1} << magnitude) + static_cast<int64_t>(rng() % 97));
     job->columns = std::max<int64_t>(1, std::min<int64_t>(n, 1 + static_cast<int64_t>(rng() % 300)));
     job->rows = std::max<int64_t>(1, n / job->columns);
-    for (auto& t : job->types) t = kTypes[rng() % 3];
     job->op = &aclnn_cpu::kOperators[rng() % aclnn_cpu::kOperatorCount];
-    // 3 is a sum too, for an operator that reduces (CANN: any value but 0 and 1)
-    job->reduction = static_cast<int64_t>(rng() % (job->op->reduction_gives_scalar ? 4 : 3));
-    job->scalar_grad = job->FirstInput() == 0 && rng() % 4 == 0;
-    std::uniform_real_distribution<double> values(-8.0, 8.0);
-    for (int k = job->FirstInput(); k < 4; ++k) {
+    const aclnn_cpu::OperatorDescription& op = *job->op;
+    for (int p = 0; p < op.parameter_count; ++p) job->parameters.push_back(RandomParameter(op.parameters[p], rng));
+    for (auto& t : job->types) t = kTypes[rng() % 3];
+    if (op.inputs_share_dtype)
+        for (int k = 0; k < op.input_count; ++k) job->types[k] = job->types[op.self_input];
+    for (int k = 0; k < op.input_count; ++k) job->present[k] = !op.inputs[k].optional || rng() % 3 != 0;
+    job->present[kOut] = true;
+    job->scalar_grad = op.result == aclnn_cpu::ResultRule::kGradient && rng() % 4 == 0;
+    for (int k = 0; k < kSlots; ++k) {
+        if (!job->present[k]) continue;
         const int64_t bytes = job->Elements(k) * Size(job->types[k]);
         if (aclrtMalloc(&job->device[k], static_cast<size_t>(bytes), ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) {
             Failure("aclrtMalloc failed");
             return nullptr;
         }
-        std::vector<int64_t> dims = job->Scalar(k) ? std::vector<int64_t>{}
-                                                   : std::vector<int64_t>{job->rows, job->columns};
+        std::vector<int64_t> dims = job->Dims(k);
         job->tensors[k] = aclCreateTensor(dims.data(), dims.size(), job->types[k], nullptr, 0, ACL_FORMAT_ND,
                                           dims.data(), dims.size(), job->device[k]);
-        if (k == 3) {
+        if (k == kOut) {
             job->host_out.assign(static_cast<size_t>(bytes), 0);
             break;
         }
         job->host_in[k].resize(static_cast<size_t>(bytes));
         for (int64_t i = 0; i < job->Elements(k); ++i) {
-            test_support::EncodeElement(test_support::RoundToType(values(rng), job->types[k]), job->types[k],
-                                        job->host_in[k].data() + i * Size(job->types[k]));
+            test_support::EncodeElement(test_support::RoundToType(RandomValue(op.inputs[k].domain, rng), job->types[k]),
+                                        job->types[k], job->host_in[k].data() + i * Size(job->types[k]));
         }
         if (aclrtMemcpyAsync(job->device[k], static_cast<size_t>(bytes), job->host_in[k].data(),
                              static_cast<size_t>(bytes), ACL_MEMCPY_HOST_TO_DEVICE, stream) != ACL_SUCCESS)
             Failure("aclrtMemcpyAsync H2D failed");
     }
     const size_t out_bytes = job->host_out.size();
-    if (aclrtMemsetAsync(job->device[3], out_bytes, 0x7f, out_bytes, stream) != ACL_SUCCESS)
+    if (aclrtMemsetAsync(job->device[kOut], out_bytes, 0x7f, out_bytes, stream) != ACL_SUCCESS)
         Failure("aclrtMemsetAsync failed");
     uint64_t workspace_size = 0;
     aclOpExecutor* executor = nullptr;
-    const bool called = job->op->get_workspace_size(job->tensors + job->FirstInput(), job->reduction,
-                                                    job->tensors[3], &workspace_size, &executor) == 0 &&
-                        workspace_size == 0 && job->op->run(nullptr, 0, executor, stream) == 0;
+    const aclTensor* inputs[aclnn_cpu::kMaxOperatorInputs] = {};
+    for (int k = 0; k < op.input_count; ++k) inputs[k] = job->tensors[k];
+    const bool called = op.get_workspace_size(inputs, job->parameters.data(), job->tensors[kOut], &workspace_size,
+                                              &executor) == 0 &&
+                        workspace_size == 0 && op.run(nullptr, 0, executor, stream) == 0;
     if (!called) {
         Failure("operator call failed");
         return nullptr;
     }
-    if (aclrtMemcpyAsync(job->host_out.data(), out_bytes, job->device[3], out_bytes, ACL_MEMCPY_DEVICE_TO_HOST,
+    if (aclrtMemcpyAsync(job->host_out.data(), out_bytes, job->device[kOut], out_bytes, ACL_MEMCPY_DEVICE_TO_HOST,
                          stream) != ACL_SUCCESS)
         Failure("aclrtMemcpyAsync D2H failed");
     g_operations.fetch_add(1);
@@ -133,51 +177,71 @@ double InputValue(const Job& job, int k, int64_t i) {
     return test_support::DecodeElement(job.host_in[k].data() + at * Size(job.types[k]), job.types[k]);
 }
 
-// The inputs of element i, in the operator's order.
-std::array<double, aclnn_cpu::kMaxOperatorInputs> InputValues(const Job& job, int64_t i) {
-    std::array<double, aclnn_cpu::kMaxOperatorInputs> values{};
-    for (int k = job.FirstInput(); k < aclnn_cpu::kMaxOperatorInputs; ++k)
-        values[k - job.FirstInput()] = InputValue(job, k, i);
+// The present inputs of element i, in the operator's order.
+std::vector<double> InputValues(const Job& job, int64_t i) {
+    std::vector<double> values;
+    for (int k = 0; k < job.op->input_count; ++k)
+        if (job.present[k]) values.push_back(InputValue(job, k, i));
     return values;
 }
 
-// A mean or sum against the reference sum of every element's value.
-void VerifyReducedLoss(const Job& job) {
-    const int64_t n = job.rows * job.columns;
+aclDataType Promote(const Job& job) {
+    std::vector<aclDataType> types;
+    for (int k = 0; k < job.op->input_count; ++k)
+        if (job.present[k]) types.push_back(job.types[k]);
+    return test_support::PromoteAll(types);
+}
+
+// A mean or sum of the elements [first, ...) stepping by `step`, `count` of them, against the reference sum
+// (each term rounded to the promote type first where the operator rounds them before summing); `got` is
+// out's element `at`.
+bool VerifySum(const Job& job, int64_t first, int64_t step, int64_t count, int64_t at, bool terms_rounded) {
+    const test_support::RowCall call = job.Call();
+    const aclDataType promote = Promote(job);
     test_support::AccurateSummer sum;
-    for (int64_t i = 0; i < n; ++i)
-        sum.Add(test_support::OperatorElementReference(job.op->name, InputValues(job, i).data(), 1.0).value);
-    const double got = test_support::DecodeElement(job.host_out.data(), job.types[3]);
-    double expected = 0;
-    const char* problem = test_support::CheckReducedLoss(
-        sum.Total(), n, job.reduction == 1, test_support::PromoteTypes(job.types[1], job.types[2]), job.types[3], got,
-        &expected);
-    if (problem[0] != '\0') {
-        Failure("a reduced loss differs from the float64 reference");
-        return;
+    for (int64_t c = 0; c < count; ++c) {
+        const double value = test_support::RowElementReference(call, InputValues(job, first + c * step).data()).value;
+        sum.Add(terms_rounded ? test_support::RoundToType(value, promote) : value);
     }
-    g_checked_elements.fetch_add(1);
+    const double got = test_support::DecodeElement(job.host_out.data() + at * Size(job.types[kOut]), job.types[kOut]);
+    double expected = 0;
+    const char* problem = test_support::CheckReducedLoss(sum.Total(), count, job.reduction() == 1, promote,
+                                                         job.types[kOut], got, &expected);
+    return problem[0] == '\0';
 }
 
 // Checks a finished job's result (every element up to 4096, else 4096 random ones).
 void Verify(const Job& job, std::mt19937_64& rng) {
     if (!job.mirror.empty() && job.mirror != job.host_out) Failure("a copy ordered after an event saw another out");
     if (job.Summed()) {
-        VerifyReducedLoss(job);
+        if (!VerifySum(job, 0, 1, job.rows * job.columns, 0, false))
+            Failure("a reduced loss differs from the float64 reference");
+        g_checked_elements.fetch_add(1);
         return;
     }
+    if (job.OverFirstDim()) {
+        const int64_t checks = std::min<int64_t>(job.columns, 64);
+        for (int64_t c = 0; c < checks; ++c) {
+            if (!VerifySum(job, c, job.columns, job.rows, c, true)) {
+                Failure("a loss summed over the first dim differs from the float64 reference");
+                return;
+            }
+        }
+        g_checked_elements.fetch_add(checks);
+        return;
+    }
+    const test_support::RowCall call = job.Call();
     const int64_t n = job.rows * job.columns;
-    const double cof = job.reduction == 1 ? 1.0 / static_cast<double>(n) : 1.0;
-    aclDataType promote = test_support::PromoteTypes(job.types[1], job.types[2]);
-    for (int k = job.FirstInput(); k < 1; ++k) promote = test_support::PromoteTypes(job.types[k], promote);
+    const aclDataType promote = Promote(job);
     const int64_t checks = std::min<int64_t>(n, 4096);
     for (int64_t c = 0; c < checks; ++c) {
         const int64_t i = n <= 4096 ? c : static_cast<int64_t>(rng() % static_cast<uint64_t>(n));
-        const double got = test_support::DecodeElement(job.host_out.data() + i * Size(job.types[3]), job.types[3]);
+        const double got =
+            test_support::DecodeElement(job.host_out.data() + i * Size(job.types[kOut]), job.types[kOut]);
         double expected = 0;
-        const test_support::ReferenceValue reference =
-            test_support::OperatorElementReference(job.op->name, InputValues(job, i).data(), cof);
-        const char* problem = test_support::CheckElement(reference, promote, job.types[3], got, &expected);
+        const char* problem = test_support::CheckElement(
+            test_support::RowElementReference(call, InputValues(job, i).data()), promote, job.types[kOut], got,
+            &expected);
         if (problem[0] != '\0') {
             Failure("a result differs from the float64 reference");
             return;
@@ -193,7 +257,7 @@ void MirrorThroughEvent(Job& job, aclrtEvent event, aclrtStream other) {
     job.mirror_stream = other;
     if (aclrtRecordEvent(event, job.stream) != ACL_SUCCESS) Failure("aclrtRecordEvent failed");
     if (aclrtStreamWaitEvent(other, event) != ACL_SUCCESS) Failure("aclrtStreamWaitEvent failed");
-    if (aclrtMemcpyAsync(job.mirror.data(), bytes, job.device[3], bytes, ACL_MEMCPY_DEVICE_TO_HOST, other) !=
+    if (aclrtMemcpyAsync(job.mirror.data(), bytes, job.device[kOut], bytes, ACL_MEMCPY_DEVICE_TO_HOST, other) !=
         ACL_SUCCESS)
         Failure("aclrtMemcpyAsync of the mirror failed");
 }

@@ -26,8 +26,6 @@ Format FormatOf(aclDataType type) {
     }
 }
 
-constexpr double kExpOverflowThreshold = 88.72283935546875;  // largest t with expf(t) finite is just below
-
 }  // namespace
 
 double DecodeElement(const void* p, aclDataType type) {
@@ -109,55 +107,41 @@ void EncodeElement(double v, aclDataType type, void* dst) {
 aclDataType PromoteTypes(aclDataType a, aclDataType b) { return a == b ? a : ACL_FLOAT; }
 
 ReferenceValue SoftMarginLossGradReference(double x, double y, double g, double cof) {
-    // fp32's range with float64's precision: a step overflows to infinity, and below the normal range it
-    // takes fp32's subnormal spacing, down to zero, as it does in the kernel (so exp(-200) is 0 there, and
-    // 0 * inf gives NaN exactly when the fp32 formula does).
-    auto fp32 = [](double v) {
-        if (!std::isfinite(v)) return v;
-        const double rounded = RoundToType(v, ACL_FLOAT);
-        if (std::isinf(rounded) || std::fabs(v) < 0x1p-126) return rounded;
-        return v;
-    };
-    // The product is rounded to fp32, as every implementation of this operator does (CANN's kernels, PyTorch):
-    // exp(-p) turns the product's half-ulp rounding into a relative error of |p| * 2^-24 (up to ~44 ulp at
-    // |p| = 88), which no fp32 evaluation of the formula avoids and which the NPU shows too. Everything after
-    // the product is evaluated in float64. docs/compatibility.md explains this choice.
-    const double t = -RoundToType(x * y, ACL_FLOAT);
-    const double e = fp32(std::exp(t));
-    const double num = fp32(-y * e);
-    const double den = fp32(e + 1.0);
-    const double q = fp32(num / den);
-    const double gs = fp32(g * cof);
-    ReferenceValue result;
-    result.value = fp32(q * gs);
-    result.nan_acceptable = std::fabs(t - kExpOverflowThreshold) < 0.1;
-    // Below fp32's normal range an intermediate keeps only its subnormal bits, and one spacing there is a
-    // large relative error: an exp that is off by one subnormal spacing (Highway's Exp is within 1 ulp), or
-    // a quotient rounded to that spacing, is then scaled up by gradOutput. The fp32 formula's accuracy at
-    // such inputs is those spacings, carried to the result; it is granted here (it cannot arise otherwise).
-    if (e < 0x1p-126 || std::fabs(num) < 0x1p-126 || std::fabs(q) < 0x1p-126) {
-        const double q_slack = (std::fabs(y) + 1.0) * 0x1p-147;  // two subnormal spacings of e, num and q
-        if (std::isinf(gs)) {
-            // q may be 0 in one evaluation and a subnormal in the other: 0 * inf (NaN) or +-inf.
-            result.nonfinite_acceptable = std::fabs(q) <= q_slack;
-        } else {
-            result.absolute_slack = q_slack * std::fabs(gs);
-        }
-    }
-    return result;
+    const double inputs[3] = {g, x, y};
+    aclnn_cpu::references::ReferenceCall call;
+    call.scale = cof;
+    return aclnn_cpu::references::SoftMarginLossGrad(inputs, call);
 }
 
 ReferenceValue SoftMarginLossReference(double x, double y) {
-    const double t = RoundToType(x * y, ACL_FLOAT);
-    ReferenceValue result;
-    if (std::isnan(t)) {
-        result.value = t;
-        return result;
-    }
-    const double e = std::exp(-std::fabs(t));
-    result.value = std::max(0.0, -t) + std::log1p(e);
-    if (e < 0x1p-126) result.absolute_slack = 0x1p-148;
-    return result;
+    const double inputs[2] = {x, y};
+    return aclnn_cpu::references::SoftMarginLoss(inputs, aclnn_cpu::references::ReferenceCall{});
+}
+
+int64_t ReductionOf(const RowCall& call) {
+    const bool has = call.row->parameter_count > 0 && std::strcmp(call.row->parameters[0].name, "reduction") == 0;
+    return has ? aclnn_cpu::operator_rows::Int(call.parameters[0]) : 0;
+}
+
+double GradientScale(const RowCall& call) {
+    if (call.row->result != aclnn_cpu::ResultRule::kGradient || ReductionOf(call) != 1) return 1.0;
+    const int64_t n = call.row->mean_divisor == aclnn_cpu::MeanDivisor::kSelfElements ? call.self_count
+                                                                                       : call.broadcast_count;
+    return n > 0 ? 1.0 / static_cast<double>(n) : 1.0;
+}
+
+ReferenceValue RowElementReference(const RowCall& call, const double* inputs) {
+    aclnn_cpu::references::ReferenceCall reference_call;
+    reference_call.parameters = call.parameters.data();
+    reference_call.scale = GradientScale(call);
+    reference_call.single_element_gradient = call.gradient_count == 1;
+    return call.row->reference(inputs, reference_call);
+}
+
+aclDataType PromoteAll(const std::vector<aclDataType>& types) {
+    aclDataType promote = types.empty() ? ACL_FLOAT : types[0];
+    for (aclDataType type : types) promote = PromoteTypes(promote, type);
+    return promote;
 }
 
 const char* CheckElement(const ReferenceValue& reference, aclDataType promote, aclDataType out_type, double got,
@@ -222,14 +206,6 @@ const char* CheckReducedLoss(double exact_sum, int64_t n, bool mean, aclDataType
     if (promote != ACL_FLOAT) allowed += UlpOf(reference, promote);
     if (out_type != ACL_FLOAT) allowed += UlpOf(reference, out_type);
     return std::fabs(got - expected) <= allowed ? "" : "outside tolerance";
-}
-
-ReferenceValue OperatorElementReference(const char* operator_name, const double* inputs, double cof) {
-    if (std::strcmp(operator_name, "soft_margin_loss") == 0) return SoftMarginLossReference(inputs[0], inputs[1]);
-    if (std::strcmp(operator_name, "soft_margin_loss_backward") == 0)
-        return SoftMarginLossGradReference(inputs[1], inputs[2], inputs[0], cof);
-    std::fprintf(stderr, "no reference for operator %s\n", operator_name);
-    std::abort();
 }
 
 }  // namespace test_support

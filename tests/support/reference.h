@@ -1,12 +1,15 @@
-// The tests' own float64 models of aclnnSoftMarginLossBackward, aclnnSoftMarginLoss and the three element
-// formats. They share no code with the library: decoding uses ldexp on the bit fields, rounding uses nearbyint
-// on a scaled value.
+// The tests' own float64 models: the three element formats (decoding uses ldexp on the bit fields, rounding uses
+// nearbyint on a scaled value), the operators' elements through the operator table's float64 references
+// (ops/operator_references.h), and the tolerances they are checked with. None of it shares code with the
+// library.
 #pragma once
 
 #include <cmath>
 #include <cstdint>
+#include <vector>
 
 #include "acl/acl_base.h"
+#include "ops/operator_table.h"
 
 namespace test_support {
 
@@ -25,28 +28,31 @@ void EncodeElement(double v, aclDataType type, void* dst);
 // CANN's type promotion within {FLOAT, FLOAT16, BFLOAT16}.
 aclDataType PromoteTypes(aclDataType a, aclDataType b);
 
-struct ReferenceValue {
-    double value = 0;                   // the formula in float64, with fp32's range at every step
-    bool nan_acceptable = false;        // -x*y lies within 0.1 of exp's overflow threshold: NaN or value
-    bool nonfinite_acceptable = false;  // an intermediate within fp32's subnormal spacing of 0, times inf
-    double absolute_slack = 0;          // subnormal intermediates: their spacing carried to the result
-};
+using ReferenceValue = aclnn_cpu::references::ReferenceElement;
 
-// cof * g * (-y * e) / (1 + e), e = exp(-x*y), evaluated step by step in float64 from the fp32-rounded
-// product x*y; a step whose magnitude exceeds the fp32 range becomes infinite and one below the normal range
-// is rounded to fp32's subnormal spacing (or zero), as in the fp32 kernel, so inf/inf and 0*inf give NaN
-// exactly where the kernel's do.
+// aclnnSoftMarginLossBackward's element (gradOutput g, self x, target y; cof = 1/N for mean).
 ReferenceValue SoftMarginLossGradReference(double x, double y, double g, double cof);
-
-// L = max(0, -t) + log(1 + exp(-|t|)) with t = x*y rounded to fp32 (as for the backward), everything after
-// the product in float64 (log1p for the logarithm). NaN when t is NaN; t = +inf gives 0, t = -inf +inf.
-// Where exp(-|t|) is below fp32's normal range the kernel keeps only its subnormal bits: two subnormal
-// spacings are granted as absolute slack there.
+// aclnnSoftMarginLoss's element (self x, target y).
 ReferenceValue SoftMarginLossReference(double x, double y);
 
-// The reference of one element of the operator table's `operator_name` (ops/operator_table.h), from its
-// inputs in the operator's order; cof scales a gradient (1/N for mean). A new operator adds its case here.
-ReferenceValue OperatorElementReference(const char* operator_name, const double* inputs, double cof);
+// What a row's element reference needs to know of a call besides the element's inputs.
+struct RowCall {
+    const aclnn_cpu::OperatorDescription* row = nullptr;
+    std::vector<double> parameters;  // the row's, in order (reduction first)
+    int64_t broadcast_count = 0;     // numel of the broadcast shape
+    int64_t self_count = 0;          // numel of self (the row's self input)
+    int64_t gradient_count = 0;      // numel of input 0 of a gradient row (its incoming gradient)
+};
+
+// The reduction value of a call (parameter 0), or 0 for a row without one.
+int64_t ReductionOf(const RowCall& call);
+// A gradient's mean scale: 1/N by the row's MeanDivisor for reduction 1, else 1.
+double GradientScale(const RowCall& call);
+// The row's float64 model of one element, from the present inputs' values in the row's order.
+ReferenceValue RowElementReference(const RowCall& call, const double* inputs);
+// CANN's promotion of the present inputs' types (one type stays; FLOAT with any gives FLOAT; FLOAT16 with
+// BFLOAT16 gives FLOAT).
+aclDataType PromoteAll(const std::vector<aclDataType>& types);
 
 // Checks an element of out against the reference: promote-type rounding, conversion to out's type, and the
 // tolerances of docs/contract.md section 4 (FLOAT: 8 ulp; FLOAT16/BFLOAT16: 1 ulp of the promote type; plus

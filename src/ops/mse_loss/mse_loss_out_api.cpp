@@ -1,0 +1,58 @@
+// aclnnMseLossOut: (self - target)^2, for mean and sum reduced over the first dim of the broadcast shape only (CANN's
+// op_api runs MseLoss with reduction none, then ReduceMean or ReduceSum over dim 0: ops-nn
+// loss/mse_loss/op_api/aclnn_mse_loss_out.cpp). Its checks are aclnnMseLoss's, with out of the broadcast shape
+// without its first dim for mean and sum. An empty input writes nothing, whatever the reduction (CANN returns
+// before any fill).
+#include "aclnn/opdev/op_errno.h"
+#include "aclnnop/aclnn_mse_loss_out.h"
+#include "engine/elementwise_operator.h"
+#include "ops/mse_loss/mse_loss_kernels.h"
+
+namespace {
+
+constexpr const char* kPhase1Name = "aclnnMseLossOutGetWorkspaceSize";
+constexpr const char* kPhase2Name = "aclnnMseLossOut";
+
+}  // namespace
+
+extern "C" {
+
+aclnnStatus aclnnMseLossOutGetWorkspaceSize(const aclTensor* self, const aclTensor* target, int64_t reduction,
+                                            aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+    using namespace aclnn_cpu;
+    namespace checks = validation::checks;
+    return engine::GuardCBoundary(kPhase1Name, [&]() -> aclnnStatus {
+        engine::ElementwiseRequest request(kPhase1Name, workspaceSize, executor);
+        request.validation.inputs = {{self, "self"}, {target, "target"}};
+        request.validation.out = {out, "out"};
+        request.validation.out_shape = validation::OutShapeRule::kBroadcastWithoutFirstDim;
+        request.validation.steps = {
+            checks::NullTensors(),
+            checks::PromotedDtypeInList(
+                {0, 1}, "Expected self dtype [%s] and target dtype [%s] to be promotable but check failed.", true),
+            checks::DtypesInList({0, 1, checks::kOut}),
+            checks::ReductionInRange(reduction, "Expected reduction to be between 0 and 2, but got %lld."),
+            checks::Ranks({0, 1}),
+            checks::Layouts(),
+            checks::Broadcast(),
+            checks::OutShape(reduction != 0),
+            checks::OutDoesNotOverlapItself(),
+        };
+        request.describe = [reduction](const validation::ValidatedOperation&) {
+            engine::ElementwiseDescription description;
+            description.phase2_name = kPhase2Name;
+            description.choose_kernel = &ops::mse_loss::ChooseLossKernel;
+            description.sum_over_first_dim = reduction != 0;
+            // ReduceMean's meanVar: 1/N0 in double, rounded to fp32.
+            description.mean = reduction == 1 ? engine::MeanRule::kTimesReciprocal : engine::MeanRule::kNone;
+            return description;
+        };
+        return engine::PlanElementwiseOperator(request);
+    });
+}
+
+aclnnStatus aclnnMseLossOut(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+    return aclnn_cpu::engine::RunElementwiseOperator(workspace, workspaceSize, executor, stream, kPhase2Name);
+}
+
+}  // extern "C"

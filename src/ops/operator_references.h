@@ -1,0 +1,169 @@
+// The tests' float64 models of the operators, one function per row of the operator table: each element's
+// value from its inputs' values, in float64 with fp32's range where the kernel's steps would leave it. They
+// share no code with the library's kernels (which never call them); the operator table names each row's model
+// so that every test layer -- the numeric tests, the fuzz harness, the stress program -- checks every row the
+// same way (tests/support/reference.h has the tolerances).
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+
+namespace aclnn_cpu::references {
+
+// One element of a reference.
+struct ReferenceElement {
+    double value = 0;                   // the formula in float64
+    bool nan_acceptable = false;        // either NaN or the value is right (an input at a threshold's edge)
+    bool nonfinite_acceptable = false;  // any non-finite result is right (0 * inf at fp32's subnormal edge)
+    double absolute_slack = 0;          // subnormal intermediates: their spacing carried to the result
+};
+
+// What a reference knows about its call besides the element's inputs.
+struct ReferenceCall {
+    const double* parameters;            // the row's parameters in order (reduction first)
+    double scale = 1;                    // 1, or a gradient's mean 1/N (N by the row's MeanDivisor)
+    bool single_element_gradient = false;  // the incoming gradient (input 0 of a backward) has one element
+};
+
+// inputs: the element's input values in the operator's order (absent optional inputs left out).
+using ElementReference = ReferenceElement (*)(const double* inputs, const ReferenceCall& call);
+
+// v with fp32's range and fp32's subnormal spacing, float64's precision otherwise: a step overflows to
+// infinity, and below the normal range keeps only fp32's subnormal bits, as it does in the kernel (so exp(-200)
+// is 0 there, and 0 * inf gives NaN exactly when the fp32 formula does).
+inline double WithFloatRange(double v) {
+    if (!std::isfinite(v)) return v;
+    const double rounded = static_cast<double>(static_cast<float>(v));
+    if (std::isinf(rounded) || std::fabs(v) < 0x1p-126) return rounded;
+    return v;
+}
+
+inline double RoundToFloat(double v) { return static_cast<double>(static_cast<float>(v)); }
+
+constexpr double kExpOverflowThreshold = 88.72283935546875;  // largest t with expf(t) finite is just below
+
+// aclnnSoftMarginLossBackward: cof * g * (-y * e) / (1 + e), e = exp(-x*y), step by step from the fp32-rounded
+// product x*y (every implementation rounds it: exp turns its half-ulp into |p| * 2^-24 relative, which the NPU
+// shows too; docs/compatibility.md). inputs: gradOutput, self, target.
+inline ReferenceElement SoftMarginLossGrad(const double* in, const ReferenceCall& call) {
+    const double scale = call.scale;
+    const double g = in[0], x = in[1], y = in[2];
+    const double t = -RoundToFloat(x * y);
+    const double e = WithFloatRange(std::exp(t));
+    const double num = WithFloatRange(-y * e);
+    const double den = WithFloatRange(e + 1.0);
+    const double q = WithFloatRange(num / den);
+    const double gs = WithFloatRange(g * scale);
+    ReferenceElement result;
+    result.value = WithFloatRange(q * gs);
+    result.nan_acceptable = std::fabs(t - kExpOverflowThreshold) < 0.1;
+    // Below fp32's normal range an intermediate keeps only its subnormal bits, and one spacing there is a large
+    // relative error, scaled up by gradOutput: that accuracy of the fp32 formula is granted.
+    if (e < 0x1p-126 || std::fabs(num) < 0x1p-126 || std::fabs(q) < 0x1p-126) {
+        const double q_slack = (std::fabs(y) + 1.0) * 0x1p-147;  // two subnormal spacings of e, num and q
+        if (std::isinf(gs)) {
+            result.nonfinite_acceptable = std::fabs(q) <= q_slack;  // 0 * inf (NaN) or +-inf
+        } else {
+            result.absolute_slack = q_slack * std::fabs(gs);
+        }
+    }
+    return result;
+}
+
+// aclnnSoftMarginLoss: max(0, -t) + log(1 + exp(-|t|)), t = x*y rounded to fp32 (as for the backward), the rest
+// in float64 (log1p for the logarithm). Where exp(-|t|) is below fp32's normal range the kernel keeps only its
+// subnormal bits: two subnormal spacings are granted. inputs: self, target.
+inline ReferenceElement SoftMarginLoss(const double* in, const ReferenceCall&) {
+    const double t = RoundToFloat(in[0] * in[1]);
+    ReferenceElement result;
+    if (std::isnan(t)) {
+        result.value = t;
+        return result;
+    }
+    const double e = std::exp(-std::fabs(t));
+    result.value = std::max(0.0, -t) + std::log1p(e);
+    if (e < 0x1p-126) result.absolute_slack = 0x1p-148;
+    return result;
+}
+
+// aclnnMseLoss, aclnnMseLossOut: (x - y)^2. inputs: self, target.
+inline ReferenceElement MseLoss(const double* in, const ReferenceCall&) {
+    const double d = in[0] - in[1];
+    ReferenceElement result;
+    result.value = d * d;
+    return result;
+}
+
+// aclnnMseLossBackward: (x - y) * (2 * scale) * g, scale = 1/numel(self) for mean. inputs: gradOutput, self,
+// target.
+inline ReferenceElement MseLossGrad(const double* in, const ReferenceCall& call) {
+    const double scaled = WithFloatRange(WithFloatRange(in[1] - in[2]) * 2.0 * call.scale);
+    ReferenceElement result;
+    result.value = scaled * in[0];
+    // A scaled difference below fp32's normal range keeps only its subnormal bits (then times gradOutput).
+    if (scaled != 0 && std::fabs(scaled) < 0x1p-126) result.absolute_slack = 0x1p-148 * std::fabs(in[0]);
+    return result;
+}
+
+// aclnnL1Loss: |x - y|. inputs: self, target.
+inline ReferenceElement L1Loss(const double* in, const ReferenceCall&) {
+    ReferenceElement result;
+    result.value = std::fabs(in[0] - in[1]);
+    return result;
+}
+
+// aclnnL1LossBackward: sign(x - y) * (g * scale), the sign 0 where x == y and where either is NaN (CANN's
+// kernel compares, so a NaN compares false both ways). inputs: gradOutput, self, target.
+inline ReferenceElement L1LossGrad(const double* in, const ReferenceCall& call) {
+    const double scale = call.scale;
+    const double x = in[1], y = in[2];
+    const double sign = x < y ? -1.0 : (x > y ? 1.0 : 0.0);
+    const double scaled = WithFloatRange(in[0] * scale);
+    ReferenceElement result;
+    result.value = sign * scaled;
+    if (scaled != 0 && std::fabs(scaled) < 0x1p-126) result.absolute_slack = 0x1p-148;  // subnormal g * norm
+    return result;
+}
+
+// aclnnSmoothL1Loss: 0.5 d^2 / beta where |d| < beta, else |d| - 0.5 beta (d = x - y); beta == 0 is |d|. CANN's
+// kernel multiplies by 1/beta, which it takes as 0 for beta below 1e-6: the quadratic part is then 0.
+// parameters: reduction, beta. inputs: self, target.
+inline ReferenceElement SmoothL1Loss(const double* in, const ReferenceCall& call) {
+    const double beta = static_cast<double>(static_cast<float>(call.parameters[1]));
+    const double d = in[0] - in[1];
+    const double a = std::fabs(d);
+    ReferenceElement result;
+    if (a < beta) {
+        const double half_square = WithFloatRange(0.5 * d * d);
+        result.value = beta < 1e-6 ? 0.0 : half_square / beta;
+        // A half square below fp32's normal range keeps only its subnormal bits (then times 1/beta).
+        if (beta >= 1e-6 && half_square != 0 && half_square < 0x1p-126) result.absolute_slack = 0x1p-148 / beta;
+    } else {
+        result.value = a - 0.5 * beta;
+    }
+    return result;
+}
+
+// aclnnSmoothL1LossBackward: ((x - y) / beta) * g * scale inside |x - y| < beta, sign(x - y) * g * scale outside,
+// as CANN's kernel composes it: P (1 past +beta) + N (-1 past -beta) + S ((x - y) / beta inside). Its 1/beta is NaN
+// for beta below 1e-6, and its comparisons are strict where gradOut has several elements and include the edges
+// where it has one: so at |x - y| == beta the first gives the inside formula (beta * (1/beta),
+// which rounds to 1 or just below), and x == y with beta == 0 gives NaN for the first, 0 for the second.
+// parameters: reduction, beta. inputs: gradOut, self, target.
+inline ReferenceElement SmoothL1LossGrad(const double* in, const ReferenceCall& call) {
+    const double beta = static_cast<double>(static_cast<float>(call.parameters[1]));
+    const bool edges = call.single_element_gradient;
+    const double scale = call.scale;
+    const double g = in[0], x = in[1] - in[2];
+    const double inverse = beta < 1e-6 ? NAN : 1.0 / beta;
+    const double positive = (edges ? x >= beta : x > beta) ? 1.0 : 0.0;
+    const double negative = (edges ? x <= -beta : x < -beta) ? -1.0 : 0.0;
+    const double inside = (edges ? std::fabs(x) >= beta : std::fabs(x) > beta) ? 0.0 : WithFloatRange(x * inverse);
+    ReferenceElement result;
+    result.value = WithFloatRange(((positive + negative) + inside) * g) * scale;
+    // A slope below fp32's normal range keeps only its subnormal bits (then times gradOut and the mean's scale).
+    if (inside != 0 && std::fabs(inside) < 0x1p-126) result.absolute_slack = 0x1p-148 * std::fabs(g) * scale;
+    return result;
+}
+
+}  // namespace aclnn_cpu::references

@@ -1,0 +1,24 @@
+// What aclnnSmoothL1Loss and aclnnSmoothL1LossBackward share: their kernel choosers (the functors are in
+// smooth_l1_loss_kernels.cpp, for every SIMD target), the parameters phase 1 derives from beta as CANN's tiling
+// does, and beta's check.
+#pragma once
+
+#include "aclnn/acl_meta.h"
+#include "kernels/tile_kernel.h"
+
+namespace aclnn_cpu::ops::smooth_l1_loss {
+
+// The loss's parameters: beta, its reciprocal (0 for |beta| < 1e-6, as CANN's tiling sets it), -0.5 beta.
+kernels::FunctorParameters LossParameters(float beta);
+// The gradient's: beta, -beta, its reciprocal (NaN for |beta| < 1e-6), and the mean's coefficient.
+kernels::FunctorParameters GradientParameters(float beta, float mean_coefficient);
+
+// beta >= 0 (NaN fails): "beta should be greater than or equal to 0", both operators' check (161002).
+aclnnStatus CheckBeta(const char* api, float beta);
+
+kernels::TileKernel ChooseLossKernel(const kernels::KernelConfig& config, bool fusable);
+kernels::TileKernel ChooseGradientKernel(const kernels::KernelConfig& config, bool fusable);
+// Where gradOut has one element: CANN's kernel then compares with >= and <= rather than > and <.
+kernels::TileKernel ChooseGradientWithEdgesKernel(const kernels::KernelConfig& config, bool fusable);
+
+}  // namespace aclnn_cpu::ops::smooth_l1_loss

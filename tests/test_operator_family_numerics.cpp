@@ -1,0 +1,302 @@
+// Every operator of the table (ops/operator_table.h) against its row's float64 reference, on every SIMD target:
+// random dtype combinations (one dtype where the row requires it), random broadcasting and transposed, padded,
+// stepped, offset and expanded views, every reduction the row takes, random parameters CANN accepts (beta 0 and
+// below 1e-6 included), a 0-d incoming gradient; elementwise results within the contract's tolerances (FLOAT 8
+// ulp, FLOAT16/BFLOAT16 1 ulp of the promote type), reductions within 10 fp32 ulp of the exact sum of the
+// references, storage outside out's view untouched. Then special values (infinities, NaNs, signed zeros,
+// subnormals, values past fp32's range when squared), empty inputs, and the same bits for every layout and every
+// thread count. One test over the table's rows: a new row is tested by being a row.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclnn_cpu/aclnn_cpu.h"
+#include "ops/operator_table.h"
+#include "operator_harness.h"
+#include "random_cases.h"
+
+namespace {
+
+using aclnn_cpu::OperatorDescription;
+using aclnn_cpu::ResultRule;
+using namespace test_support;
+
+constexpr aclDataType kTypes[3] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+
+// One call: the row, its parameters, and its tensors (inputs in the row's order, then out).
+struct Call {
+    const OperatorDescription* row;
+    std::vector<double> parameters;
+    std::vector<std::unique_ptr<DeviceTensor>> inputs;
+    std::unique_ptr<DeviceTensor> out;
+
+    int64_t reduction() const { return row->parameter_count > 0 ? static_cast<int64_t>(parameters[0]) : 0; }
+    bool reduced() const { return aclnn_cpu::ReducesTo(*row, reduction()); }
+
+    aclnnStatus Run() {
+        const aclTensor* tensors[aclnn_cpu::kMaxOperatorInputs] = {};
+        for (size_t k = 0; k < inputs.size(); ++k) tensors[k] = inputs[k] ? inputs[k]->tensor() : nullptr;
+        uint64_t workspace_size = 0;
+        aclOpExecutor* executor = nullptr;
+        aclnnStatus status = row->get_workspace_size(tensors, parameters.data(), out->tensor(), &workspace_size,
+                                                     &executor);
+        if (status != 0) return status;
+        void* workspace = nullptr;
+        if (workspace_size > 0 && aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS)
+            return -1;
+        status = row->run(workspace, workspace_size, executor, nullptr);
+        const aclError synced = aclrtSynchronizeStream(nullptr);
+        if (workspace != nullptr) aclrtFree(workspace);
+        return status != 0 ? status : synced;
+    }
+
+    std::vector<const DeviceTensor*> Present() const {
+        std::vector<const DeviceTensor*> present;
+        for (const auto& input : inputs)
+            if (input) present.push_back(input.get());
+        return present;
+    }
+
+    std::vector<int64_t> BroadcastShape() const {
+        std::vector<int64_t> shape;
+        for (const DeviceTensor* t : Present()) {
+            const auto& dims = t->spec().dims;
+            const size_t rank = std::max(shape.size(), dims.size());
+            std::vector<int64_t> next(rank);
+            for (size_t i = 0; i < rank; ++i) {
+                const int64_t a = i < shape.size() ? shape[shape.size() - 1 - i] : 1;
+                const int64_t b = i < dims.size() ? dims[dims.size() - 1 - i] : 1;
+                next[rank - 1 - i] = a == 1 ? b : a;
+            }
+            shape = std::move(next);
+        }
+        return shape;
+    }
+
+    RowCall ReferenceCall() const {
+        RowCall call;
+        call.row = row;
+        call.parameters = parameters;
+        call.broadcast_count = NumElements(BroadcastShape());
+        call.self_count = NumElements(inputs[static_cast<size_t>(row->self_input)]->spec().dims);
+        call.gradient_count = NumElements(inputs[0]->spec().dims);
+        return call;
+    }
+
+    aclDataType Promote() const {
+        std::vector<aclDataType> types;
+        for (const DeviceTensor* t : Present()) types.push_back(t->spec().type);
+        return PromoteAll(types);
+    }
+};
+
+// out's dims for the broadcast shape, by the row's rule.
+std::vector<int64_t> OutDims(const Call& call, const std::vector<int64_t>& shape) {
+    if (!call.reduced()) return shape;
+    if (call.row->result == ResultRule::kLoss) return {};
+    return shape.empty() ? shape : std::vector<int64_t>(shape.begin() + 1, shape.end());
+}
+
+double DomainValue(aclnn_cpu::ValueDomain domain, std::mt19937_64& rng) {
+    switch (domain) {
+        case aclnn_cpu::ValueDomain::kSignLabel: return rng() % 8 == 0 ? Uniform{3.0}(rng) : (rng() % 2 ? 1.0 : -1.0);
+        case aclnn_cpu::ValueDomain::kGradient: return Uniform{2.0}(rng);
+        default: return Uniform{8.0}(rng);
+    }
+}
+
+// A parameter value CANN accepts.
+double RandomParameter(const aclnn_cpu::ParameterDescription& p, std::mt19937_64& rng) {
+    if (std::strcmp(p.name, "reduction") == 0) return static_cast<double>(rng() % (p.maximum > 2 ? 4 : 3));
+    if (p.type == aclnn_cpu::ParameterType::kBool) return static_cast<double>(rng() % 2);
+    const double betas[] = {0.0, 5e-7, 0.5, 1.0, 1.0, 2.5, 7.0};
+    return betas[rng() % 7];
+}
+
+// Checks the call's out against the references: every element, or the reduction's value(s).
+std::string Verify(const Call& call, const std::vector<uint8_t>& out_before) {
+    const RowCall reference = call.ReferenceCall();
+    const std::vector<const DeviceTensor*> present = call.Present();
+    auto element = [&](const std::vector<double>& values) { return RowElementReference(reference, values.data()); };
+    if (!call.reduced())
+        return VerifyElementwise(present, element, call.out->spec(), call.out->Download(), out_before);
+    const std::vector<int64_t> shape = call.BroadcastShape();
+    const bool over_first_dim = call.row->result == ResultRule::kLossOverFirstDim;
+    const int64_t columns = over_first_dim ? NumElements(OutDims(call, shape)) : 1;
+    const int64_t rows = over_first_dim ? (shape.empty() ? 1 : shape[0]) : NumElements(shape);
+    const aclDataType promote = call.Promote();
+    std::vector<AccurateSummer> sums(static_cast<size_t>(columns));
+    int64_t linear = 0;
+    std::vector<double> values(present.size());
+    ForEachIndex(shape, [&](const std::vector<int64_t>& index) {
+        for (size_t k = 0; k < present.size(); ++k)
+            values[k] = present[k]->HostValue(present[k]->StorageIndex(BroadcastIndex(index, present[k]->spec().dims)));
+        const double value = element(values).value;
+        sums[static_cast<size_t>(linear % columns)].Add(over_first_dim ? RoundToType(value, promote) : value);
+        ++linear;
+    });
+    if (over_first_dim && rows == 0) {  // an empty first dim writes nothing (CANN returns early)
+        return call.out->Download() == out_before ? "" : "an empty first dim wrote out";
+    }
+    const std::vector<uint8_t> storage = call.out->Download();
+    const TensorSpec& spec = call.out->spec();
+    const std::vector<int64_t> strides = spec.strides.empty() ? ContiguousStrides(spec.dims) : spec.strides;
+    std::string failure;
+    int64_t column = 0;
+    ForEachIndex(spec.dims, [&](const std::vector<int64_t>& index) {
+        int64_t at = spec.offset;
+        for (size_t d = 0; d < index.size(); ++d) at += index[d] * strides[d];
+        const double got = DecodeElement(storage.data() + at * ElementSize(spec.type), spec.type);
+        double expected = 0;
+        const char* problem = CheckReducedLoss(sums[static_cast<size_t>(column)].Total(), rows, call.reduction() == 1,
+                                               promote, spec.type, got, &expected);
+        if (problem[0] != '\0' && failure.empty())
+            failure = std::string(problem) + ": column " + std::to_string(column) + " got " + std::to_string(got) +
+                      " expected " + std::to_string(expected);
+        ++column;
+    });
+    return failure;
+}
+
+std::string Describe(const Call& call) {
+    std::string text = call.row->api_name;
+    for (double p : call.parameters) text += " " + std::to_string(p);
+    for (const auto& input : call.inputs) text += "\n  input " + (input ? test_support::Describe(input->spec()) : "absent");
+    return text + "\n  out " + test_support::Describe(call.out->spec());
+}
+
+class Rows : public ::testing::TestWithParam<int> {
+protected:
+    const OperatorDescription& row() const { return aclnn_cpu::kOperators[GetParam()]; }
+
+    // A random call of the row over `shape`, its inputs' values from fill.
+    template <class Fill>
+    Call RandomCall(std::mt19937_64& rng, const std::vector<int64_t>& shape, Fill fill, bool layouts = true) {
+        const OperatorDescription& r = row();
+        Call call;
+        call.row = &r;
+        for (int p = 0; p < r.parameter_count; ++p) call.parameters.push_back(RandomParameter(r.parameters[p], rng));
+        aclDataType types[aclnn_cpu::kMaxOperatorInputs + 1];
+        for (auto& t : types) t = kTypes[rng() % 3];
+        if (r.inputs_share_dtype)
+            for (int k = 0; k < r.input_count; ++k) types[k] = types[r.self_input];
+        // One input (self, or target) has the whole shape; the others broadcast to it, or are expanded views.
+        const int full = rng() % 2 ? r.self_input : r.input_count - 1;
+        LayoutOptions input_options;
+        input_options.allow_expand = layouts;
+        for (int k = 0; k < r.input_count; ++k) {
+            std::vector<int64_t> dims = k == full ? shape : RandomBroadcastableTo(shape, rng);
+            if (k == 0 && r.result == ResultRule::kGradient && rng() % 4 == 0) dims = {};  // a 0-d incoming gradient
+            const TensorSpec spec = layouts ? RandomLayout(dims, types[k], rng, input_options) : Dense(dims, types[k]);
+            const aclnn_cpu::ValueDomain domain = r.inputs[k].domain;
+            call.inputs.push_back(std::make_unique<DeviceTensor>(spec, rng, [&](std::mt19937_64& g) {
+                return fill(domain, g);
+            }));
+        }
+        const std::vector<int64_t> out_dims = OutDims(call, call.BroadcastShape());
+        const TensorSpec out_spec = layouts ? RandomLayout(out_dims, types[r.input_count], rng, LayoutOptions{})
+                                            : Dense(out_dims, types[r.input_count]);
+        call.out = std::make_unique<DeviceTensor>(out_spec, rng, Uniform{1.0}, 3);
+        return call;
+    }
+};
+
+TEST_P(Rows, RandomCasesAgainstTheReference) {
+    std::mt19937_64 rng(1000 + GetParam());
+    for (int c = 0; c < 120; ++c) {
+        const std::vector<int64_t> shape = RandomShape(static_cast<int>(rng() % 5), 600, rng);
+        Call call = RandomCall(rng, shape, [](aclnn_cpu::ValueDomain d, std::mt19937_64& g) { return DomainValue(d, g); });
+        const std::vector<uint8_t> before = call.out->host();
+        ASSERT_EQ(call.Run(), 0) << aclGetRecentErrMsg() << "\n" << Describe(call);
+        const std::string failure = Verify(call, before);
+        ASSERT_TRUE(failure.empty()) << failure << Describe(call);
+    }
+}
+
+TEST_P(Rows, SpecialValues) {
+    std::mt19937_64 rng(2000 + GetParam());
+    const double specials[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, 1e-40, -1e-40, 2e-45, 65504.0, 1e20, -3e38,
+                               3e38, 1.0, -1.0, 0.5, 1e-6};
+    for (int c = 0; c < 40; ++c) {
+        const std::vector<int64_t> shape = RandomShape(static_cast<int>(rng() % 3) + 1, 300, rng);
+        Call call = RandomCall(rng, shape, [&](aclnn_cpu::ValueDomain d, std::mt19937_64& g) {
+            return g() % 2 ? specials[g() % 16] : DomainValue(d, g);
+        });
+        const std::vector<uint8_t> before = call.out->host();
+        ASSERT_EQ(call.Run(), 0) << aclGetRecentErrMsg() << "\n" << Describe(call);
+        const std::string failure = Verify(call, before);
+        ASSERT_TRUE(failure.empty()) << failure << Describe(call);
+    }
+}
+
+TEST_P(Rows, EmptyInputs) {
+    std::mt19937_64 rng(3000 + GetParam());
+    for (const std::vector<int64_t>& shape : {std::vector<int64_t>{0, 3}, std::vector<int64_t>{2, 0},
+                                              std::vector<int64_t>{0}}) {
+        for (int c = 0; c < 6; ++c) {
+            Call call = RandomCall(rng, shape, [](aclnn_cpu::ValueDomain d, std::mt19937_64& g) { return DomainValue(d, g); },
+                                   false);
+            const std::vector<uint8_t> before = call.out->host();
+            ASSERT_EQ(call.Run(), 0) << aclGetRecentErrMsg() << "\n" << Describe(call);
+            if (call.reduced() && call.row->result == ResultRule::kLoss) {
+                // CANN's fills: NaN for a mean of nothing, 0 for a sum.
+                const double got = ReadScalar(*call.out);
+                if (call.reduction() == 1) {
+                    EXPECT_TRUE(std::isnan(got)) << Describe(call);
+                } else {
+                    EXPECT_EQ(got, 0.0) << Describe(call);
+                }
+            } else {
+                EXPECT_EQ(call.out->Download(), before) << "an empty call wrote out\n" << Describe(call);
+            }
+        }
+    }
+}
+
+// The same values in contiguous and strided layouts, on 1 and 3 threads: the same bits.
+TEST_P(Rows, SameBitsForEveryLayoutAndThreadCount) {
+    std::mt19937_64 rng(4000 + GetParam());
+    for (int c = 0; c < 10; ++c) {
+        const std::vector<int64_t> shape = {static_cast<int64_t>(rng() % 40 + 30), static_cast<int64_t>(rng() % 900 + 100)};
+        const uint64_t seed = rng();
+        auto fill = [](aclnn_cpu::ValueDomain d, std::mt19937_64& g) { return DomainValue(d, g); };
+        std::mt19937_64 first(seed), second(seed);
+        Call dense = RandomCall(first, shape, fill, false);
+        std::vector<std::vector<uint8_t>> results;
+        for (int threads : {1, 3}) {
+            aclnnCpuSetThreadCount(threads);
+            ASSERT_EQ(dense.Run(), 0) << aclGetRecentErrMsg();
+            results.push_back(dense.out->Download());
+        }
+        aclnnCpuSetThreadCount(0);
+        EXPECT_EQ(results[0], results[1]) << "1 and 3 threads differ\n" << Describe(dense);
+        // The same values in transposed storage: copy each input into a column-major view of the same dims.
+        Call strided = RandomCall(second, shape, fill, false);
+        for (size_t k = 0; k < dense.inputs.size(); ++k) {
+            const TensorSpec& spec = dense.inputs[k]->spec();
+            if (spec.dims.size() != 2) continue;
+            TensorSpec transposed = spec;
+            transposed.strides = {1, spec.dims[0]};
+            auto copy = std::make_unique<DeviceTensor>(transposed, second, Uniform{1.0});
+            ForEachIndex(spec.dims, [&](const std::vector<int64_t>& index) {
+                copy->SetStorage(copy->StorageIndex(index), dense.inputs[k]->HostValue(dense.inputs[k]->StorageIndex(index)));
+            });
+            copy->Upload();
+            strided.inputs[k] = std::move(copy);
+        }
+        ASSERT_EQ(strided.Run(), 0) << aclGetRecentErrMsg();
+        EXPECT_EQ(strided.out->Download(), results[0]) << "a transposed layout gives other bits\n" << Describe(dense);
+    }
+}
+
+std::string RowName(const ::testing::TestParamInfo<int>& info) { return aclnn_cpu::kOperators[info.param].name; }
+
+INSTANTIATE_TEST_SUITE_P(Table, Rows, ::testing::Range(0, aclnn_cpu::kOperatorCount), RowName);
+
+}  // namespace
