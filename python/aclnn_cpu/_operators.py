@@ -66,6 +66,7 @@ class OperatorInfo:
         self.self_input = row["self_input"]
         self.parameters = tuple(ParameterInfo(**p) for p in row["parameters"])
         self.result = row["result"]  # "loss", "gradient", "loss_over_first_dim"
+        self.inputs_share_dtype = row["inputs_share_dtype"]  # CANN requires one dtype for the inputs
         self.aten_name = row["aten_name"]
 
     @property

@@ -128,6 +128,7 @@ PYBIND11_MODULE(_core, module) {
                                   py::arg("summary") = row.summary, py::arg("inputs") = inputs,
                                   py::arg("self_input") = row.self_input, py::arg("parameters") = parameters,
                                   py::arg("result") = kResults[static_cast<int>(row.result)],
+                                  py::arg("inputs_share_dtype") = row.inputs_share_dtype,
                                   py::arg("aten_name") = text_or_none(row.aten_name)));
         }
         return table;

@@ -10,6 +10,8 @@
 #include <ATen/ExpandUtils.h>
 #include <ATen/Parallel.h>
 #include <ATen/core/dispatch/Dispatcher.h>
+#include <ATen/core/LegacyTypeDispatch.h>
+#include <ATen/core/grad_mode.h>
 #include <ATen/core/stack.h>
 #include <ATen/native/Resize.h>
 #include <ATen/native/TypeProperties.h>
@@ -22,6 +24,9 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 #include <torch/csrc/Exceptions.h>
+#include <torch/csrc/autograd/function.h>
+#include <torch/csrc/autograd/functions/utils.h>
+#include <torch/csrc/autograd/saved_variable.h>
 #include <torch/library.h>
 
 #include <algorithm>
@@ -166,17 +171,162 @@ int ThreadCount() {
     return configured != nullptr && *configured != '\0' ? 0 : at::get_num_threads();
 }
 
-// One registered aten overload: how its arguments map onto the table's operator, and PyTorch's own kernel.
+// A call's arguments as the table's row takes them.
+struct RowArguments {
+    std::vector<at::Tensor> given;  // per row input; undefined for an absent optional one
+    std::vector<double> parameters;  // the row's, in order
+    at::Tensor out;                  // out='s tensor, or undefined
+};
+
+// Reads the last roles.size() values of the stack (without popping them). False for a call the C API cannot
+// take as it is: a parameter outside CANN's range (PyTorch's kernel then decides, with its own error), a
+// required input missing.
+bool ReadArguments(const aclnn_cpu::OperatorDescription& row, const std::vector<ArgumentRole>& roles,
+                   const torch::jit::Stack& stack, RowArguments* call) {
+    auto arguments = torch::jit::last(stack, roles.size());
+    call->given.assign(static_cast<size_t>(row.input_count), at::Tensor());
+    call->parameters.resize(static_cast<size_t>(row.parameter_count));
+    for (int p = 0; p < row.parameter_count; ++p) call->parameters[p] = row.parameters[p].default_value;
+    for (size_t i = 0; i < roles.size(); ++i) {
+        const int index = roles[i].index;
+        const c10::IValue& value = arguments[i];
+        switch (roles[i].role) {
+            case Role::kInput:
+                if (!value.isNone()) call->given[static_cast<size_t>(index)] = value.toTensor();
+                break;
+            case Role::kParameter: {
+                double& parameter = call->parameters[static_cast<size_t>(index)];
+                parameter = value.isInt() ? static_cast<double>(value.toInt())
+                            : value.isBool() ? (value.toBool() ? 1.0 : 0.0)
+                                             : value.toDouble();
+                if (!(parameter >= row.parameters[index].minimum && parameter <= row.parameters[index].maximum))
+                    return false;
+                break;
+            }
+            case Role::kOut: call->out = value.toTensor(); break;
+        }
+    }
+    for (int k = 0; k < row.input_count; ++k)
+        if (!call->given[static_cast<size_t>(k)].defined() && !row.inputs[k].optional) return false;
+    return true;
+}
+
+// Runs `row` through the C API: into call.out (resized by PyTorch's rule) or a new result from PyTorch's
+// allocator. nullopt for a call the C API cannot take (float64, more dims than merge into 8); a call it
+// refuses raises AclnnError.
+c10::optional<at::Tensor> RunRow(const aclnn_cpu::OperatorDescription& row, const RowArguments& call) {
+    // The operator's inputs as given (an absent optional one left out) and their places in the row.
+    std::vector<at::Tensor> inputs;
+    std::vector<int> places;
+    for (int k = 0; k < row.input_count; ++k) {
+        if (!call.given[static_cast<size_t>(k)].defined()) continue;
+        inputs.push_back(call.given[static_cast<size_t>(k)]);
+        places.push_back(k);
+    }
+    const int64_t reduction = row.parameter_count > 0 ? aclnn_cpu::operator_rows::Int(call.parameters[0]) : 0;
+    // PyTorch's type promotion decides: integer and bool inputs take the floating type it would compute in
+    // (the loss of an f16 input and an int64 target is f16 arithmetic), as PyTorch's kernels promote them.
+    // The floating inputs keep their types (CANN promotes among those itself), unless CANN requires one dtype.
+    // float64 goes to PyTorch.
+    at::native::ResultTypeState state;
+    for (const at::Tensor& input : inputs) state = at::native::update_result_type_state(input, state);
+    const c10::ScalarType common = at::native::result_type(state);
+    if (!CannType(common)) return c10::nullopt;
+    for (at::Tensor& input : inputs) {
+        if (input.device().type() != c10::DeviceType::CPU) return c10::nullopt;
+        if (!at::isFloatingType(input.scalar_type()) || (row.inputs_share_dtype && input.scalar_type() != common)) {
+            input = input.to(common);
+        } else if (!CannType(input.scalar_type())) {
+            return c10::nullopt;
+        }
+    }
+    const bool has_out = call.out.defined();
+    if (has_out && (!CannType(call.out.scalar_type()) || call.out.device().type() != c10::DeviceType::CPU))
+        return c10::nullopt;
+
+    bool broadcasts = true;
+    c10::DimVector broadcast_shape;
+    {
+        std::vector<int64_t> shape = inputs[0].sizes().vec();
+        for (size_t k = 1; k < inputs.size() && broadcasts; ++k) {
+            try {
+                shape = at::infer_size(shape, inputs[k].sizes());
+            } catch (const c10::Error&) {
+                broadcasts = false;  // the C API names the shapes (161002)
+            }
+        }
+        broadcast_shape.assign(shape.begin(), shape.end());
+    }
+    const bool reduced = aclnn_cpu::ReducesTo(row, reduction);
+    // A result of the broadcast shape; shapes that do not broadcast keep the first input's shape, and phase 1
+    // then rejects them.
+    const c10::IntArrayRef result_shape =
+        reduced ? c10::IntArrayRef() : (broadcasts ? c10::IntArrayRef(broadcast_shape) : inputs[0].sizes());
+
+    // PyTorch's result dtype (self's, or the inputs' promoted type, as the aten kernel makes it); CANN's
+    // arithmetic runs in the inputs' promoted type and is converted once on the way out.
+    at::Tensor result;
+    if (has_out) {
+        result = call.out;
+        at::native::resize_output(result, result_shape);
+    } else {
+        const at::Tensor& self = call.given[static_cast<size_t>(row.self_input)];
+        const c10::ScalarType type =
+            row.aten_result == aclnn_cpu::AtenResultType::kSelf && CannType(self.scalar_type()) ? self.scalar_type()
+                                                                                               : common;
+        result = at::empty(result_shape, self.options().dtype(type));
+    }
+
+    std::vector<TensorSpec> present_specs;
+    bool too_many_dims = result.dim() > kMaxRank;
+    for (const at::Tensor& input : inputs) too_many_dims = too_many_dims || input.dim() > kMaxRank;
+    TensorSpec out_spec;
+    if (too_many_dims && broadcasts) {
+        std::vector<at::Tensor> operands = inputs;
+        if (!reduced) operands.push_back(result);
+        std::vector<std::vector<int64_t>> shapes, strides;
+        if (!MergeDims(operands, broadcast_shape, &shapes, &strides)) return c10::nullopt;
+        for (size_t k = 0; k < inputs.size(); ++k) present_specs.push_back(SpecOf(inputs[k], shapes[k], strides[k]));
+        out_spec = reduced ? SpecOf(result, {}, {}) : SpecOf(result, shapes.back(), strides.back());
+    } else {
+        for (const at::Tensor& input : inputs) present_specs.push_back(SpecOf(input, input.sizes(), input.strides()));
+        out_spec = SpecOf(result, result.sizes(), result.strides());
+    }
+    std::vector<TensorSpec> specs(static_cast<size_t>(row.input_count));
+    for (TensorSpec& spec : specs) spec.absent = true;
+    std::vector<std::pair<uintptr_t, uintptr_t>> ranges;
+    for (size_t k = 0; k < present_specs.size(); ++k) {
+        specs[static_cast<size_t>(places[k])] = present_specs[k];
+        ranges.push_back(aclnn_cpu::python::ByteRange(present_specs[k]));
+    }
+    ranges.push_back(aclnn_cpu::python::ByteRange(out_spec));
+    const Failure failure = aclnn_cpu::python::RunOperator(
+        row, specs, out_spec, call.parameters, aclnn_cpu::python::MergeRanges(std::move(ranges)), ThreadCount());
+    if (failure.status != 0) RaiseAclnnError(failure);
+    return result;
+}
+
+// One registered aten overload, for the CPU key: how its arguments map onto the table's operator, and
+// PyTorch's own kernel for the calls the override does not take.
 class OverloadKernel final : public c10::OperatorKernel {
 public:
     // pytorch_cpu_kernel: PyTorch's own CPU kernel when it is one our registration shadows; else PyTorch's
     // kernel is the CompositeExplicitAutograd one.
-    OverloadKernel(const aclnn_cpu::OperatorDescription& row, std::vector<ArgumentRole> roles, bool has_out,
+    OverloadKernel(const aclnn_cpu::OperatorDescription& row, std::vector<ArgumentRole> roles,
                    c10::optional<c10::KernelFunction> pytorch_cpu_kernel)
-        : row_(row), roles_(std::move(roles)), has_out_(has_out), pytorch_cpu_kernel_(std::move(pytorch_cpu_kernel)) {}
+        : row_(row), roles_(std::move(roles)), pytorch_cpu_kernel_(std::move(pytorch_cpu_kernel)) {}
 
     void operator()(const c10::OperatorHandle& op, c10::DispatchKeySet keys, torch::jit::Stack* stack) {
-        if (g_enabled.load(std::memory_order_acquire) && TryRun(stack)) return;
+        if (g_enabled.load(std::memory_order_acquire)) {
+            RowArguments call;
+            if (ReadArguments(row_, roles_, *stack, &call)) {
+                if (c10::optional<at::Tensor> result = RunRow(row_, call)) {
+                    torch::jit::drop(*stack, roles_.size());
+                    torch::jit::push(*stack, *result);
+                    return;
+                }
+            }
+        }
         if (pytorch_cpu_kernel_.has_value()) {
             pytorch_cpu_kernel_->callBoxed(op, keys, stack);
         } else {
@@ -185,137 +335,104 @@ public:
     }
 
 private:
-    // Runs the call through the C API and replaces its arguments on the stack with the result; false (the
-    // stack untouched) for a call the C API cannot take.
-    bool TryRun(torch::jit::Stack* stack) {
-        const size_t count = roles_.size();
-        auto arguments = torch::jit::last(*stack, count);
-        std::vector<at::Tensor> given(static_cast<size_t>(row_.input_count));
-        std::vector<double> parameters(static_cast<size_t>(row_.parameter_count));
-        for (int p = 0; p < row_.parameter_count; ++p) parameters[p] = row_.parameters[p].default_value;
-        at::Tensor out;
-        for (size_t i = 0; i < count; ++i) {
-            const int index = roles_[i].index;
-            switch (roles_[i].role) {
-                case Role::kInput:
-                    if (!arguments[i].isNone()) given[static_cast<size_t>(index)] = arguments[i].toTensor();
-                    break;
-                case Role::kParameter: {
-                    const c10::IValue& value = arguments[i];
-                    parameters[index] = value.isInt() ? static_cast<double>(value.toInt())
-                                        : value.isBool() ? (value.toBool() ? 1.0 : 0.0)
-                                                         : value.toDouble();
-                    // A value CANN refuses (a negative beta): PyTorch's kernel decides, with its own error.
-                    const aclnn_cpu::ParameterDescription& row_parameter = row_.parameters[index];
-                    if (!(parameters[index] >= row_parameter.minimum && parameters[index] <= row_parameter.maximum))
-                        return false;
-                    break;
-                }
-                case Role::kOut: out = arguments[i].toTensor(); break;
-            }
-        }
-        for (int k = 0; k < row_.input_count; ++k)
-            if (!given[static_cast<size_t>(k)].defined() && !row_.inputs[k].optional) return false;
-        // The operator's inputs as given (an absent optional one left out) and their places in the row.
-        std::vector<at::Tensor> inputs;
-        std::vector<int> places;
-        for (int k = 0; k < row_.input_count; ++k) {
-            if (!given[static_cast<size_t>(k)].defined()) continue;
-            inputs.push_back(given[static_cast<size_t>(k)]);
-            places.push_back(k);
-        }
-        const int64_t reduction = row_.parameter_count > 0 ? aclnn_cpu::operator_rows::Int(parameters[0]) : 0;
-        // PyTorch's type promotion decides: integer and bool inputs take the floating type it would compute in
-        // (the loss of an f16 input and an int64 target is f16 arithmetic), as PyTorch's kernels promote them.
-        // The floating inputs keep their types: CANN promotes among those itself. float64 goes to PyTorch.
-        c10::ScalarType common = inputs[0].scalar_type();
-        {
-            at::native::ResultTypeState state;
-            for (const at::Tensor& input : inputs) state = at::native::update_result_type_state(input, state);
-            common = at::native::result_type(state);
-        }
-        if (!CannType(common)) return false;
-        for (at::Tensor& input : inputs) {
-            if (input.device().type() != c10::DeviceType::CPU) return false;
-            // Integer and bool inputs take the common type; so do floating ones where CANN requires one dtype.
-            if (!at::isFloatingType(input.scalar_type()) || (row_.inputs_share_dtype && input.scalar_type() != common)) {
-                input = input.to(common);
-            } else if (!CannType(input.scalar_type())) {
-                return false;
-            }
-        }
-        if (has_out_ && (!CannType(out.scalar_type()) || out.device().type() != c10::DeviceType::CPU)) return false;
+    const aclnn_cpu::OperatorDescription& row_;
+    std::vector<ArgumentRole> roles_;
+    c10::optional<c10::KernelFunction> pytorch_cpu_kernel_;
+};
 
-        bool broadcasts = true;
-        c10::DimVector broadcast_shape;
-        {
-            std::vector<int64_t> shape = inputs[0].sizes().vec();
-            for (size_t k = 1; k < inputs.size() && broadcasts; ++k) {
-                try {
-                    shape = at::infer_size(shape, inputs[k].sizes());
-                } catch (const c10::Error&) {
-                    broadcasts = false;  // the C API names the shapes (161002)
+// The gradient of a loss computed by a row whose aten operator PyTorch decomposes (so the override supplies its
+// autograd): the row's gradient row on (gradOutput, the loss's inputs) with the same parameters gives self's
+// gradient, and target's is that times the row's factor.
+class RowGradient final : public torch::autograd::Node {
+public:
+    RowGradient(const aclnn_cpu::OperatorDescription& gradient_row, double target_factor, const RowArguments& call)
+        : gradient_row_(gradient_row), target_factor_(target_factor), parameters_(call.parameters) {
+        for (const at::Tensor& input : call.given) saved_.emplace_back(input, false);
+    }
+
+    torch::autograd::variable_list apply(torch::autograd::variable_list&& gradients) override {
+        RowArguments call;
+        call.given.push_back(gradients[0]);
+        for (torch::autograd::SavedVariable& saved : saved_) call.given.push_back(saved.unpack());
+        call.parameters = parameters_;
+        c10::optional<at::Tensor> self_gradient = RunRow(gradient_row_, call);
+        TORCH_CHECK(self_gradient.has_value(), gradient_row_.api_name, " cannot take the incoming gradient (",
+                    gradients[0].scalar_type(), ")");
+        torch::autograd::variable_list outputs(saved_.size());
+        if (should_compute_output(0)) outputs[0] = *self_gradient;
+        if (saved_.size() > 1 && should_compute_output(1)) outputs[1] = self_gradient->mul(target_factor_);
+        return outputs;
+    }
+
+    void release_variables() override {
+        for (torch::autograd::SavedVariable& saved : saved_) saved.reset_data();
+    }
+
+private:
+    const aclnn_cpu::OperatorDescription& gradient_row_;
+    double target_factor_;
+    std::vector<double> parameters_;
+    std::vector<torch::autograd::SavedVariable> saved_;
+};
+
+// One registered aten overload whose aten operator PyTorch decomposes into others (CompositeImplicitAutograd):
+// registered for the AutogradCPU key, where the decomposition's autograd would start; it computes the loss with
+// the row and records RowGradient as its derivative. Calls it does not take run PyTorch's decomposition.
+class DecomposedOverloadKernel final : public c10::OperatorKernel {
+public:
+    DecomposedOverloadKernel(const aclnn_cpu::OperatorDescription& row, std::vector<ArgumentRole> roles)
+        : row_(row), gradient_row_(*aclnn_cpu::FindOperator(row.gradient_row)), roles_(std::move(roles)) {}
+
+    void operator()(const c10::OperatorHandle& op, c10::DispatchKeySet, torch::jit::Stack* stack) {
+        if (g_enabled.load(std::memory_order_acquire)) {
+            RowArguments call;
+            if (ReadArguments(row_, roles_, *stack, &call) && !call.out.defined()) {
+                c10::optional<at::Tensor> result;
+                {
+                    at::AutoDispatchBelowADInplaceOrView below_autograd;
+                    result = RunRow(row_, call);
+                }
+                if (result.has_value()) {
+                    RecordGradient(call, *result);
+                    torch::jit::drop(*stack, roles_.size());
+                    torch::jit::push(*stack, *result);
+                    return;
                 }
             }
-            broadcast_shape.assign(shape.begin(), shape.end());
         }
-        const bool reduced = aclnn_cpu::ReducesTo(row_, reduction);
-        // A result of the broadcast shape; shapes that do not broadcast keep the first input's shape, and phase 1
-        // then rejects them.
-        const c10::IntArrayRef result_shape =
-            reduced ? c10::IntArrayRef() : (broadcasts ? c10::IntArrayRef(broadcast_shape) : inputs[0].sizes());
+        op.callBoxedForDispatchKey(c10::DispatchKey::CompositeImplicitAutograd, *stack);
+    }
 
-        // PyTorch's result dtype (self's, or the inputs' promoted type, as the aten kernel makes it); CANN's
-        // arithmetic runs in the inputs' promoted type and is converted once on the way out.
-        at::Tensor result;
-        if (has_out_) {
-            at::native::resize_output(out, result_shape);
-            result = out;
-        } else {
-            const at::Tensor& self = given[static_cast<size_t>(row_.self_input)];
-            const c10::ScalarType type =
-                row_.aten_result == aclnn_cpu::AtenResultType::kSelf && CannType(self.scalar_type()) ? self.scalar_type()
-                                                                                                    : common;
-            result = at::empty(result_shape, self.options().dtype(type));
-        }
-
-        std::vector<TensorSpec> present_specs;
-        std::vector<std::pair<uintptr_t, uintptr_t>> ranges;
-        bool too_many_dims = false;
-        for (const at::Tensor& input : inputs) too_many_dims = too_many_dims || input.dim() > kMaxRank;
-        too_many_dims = too_many_dims || result.dim() > kMaxRank;
-        TensorSpec out_spec;
-        if (too_many_dims && broadcasts) {
-            std::vector<at::Tensor> operands = inputs;
-            if (!reduced) operands.push_back(result);
-            std::vector<std::vector<int64_t>> shapes, strides;
-            if (!MergeDims(operands, broadcast_shape, &shapes, &strides)) return false;
-            for (size_t k = 0; k < inputs.size(); ++k)
-                present_specs.push_back(SpecOf(inputs[k], shapes[k], strides[k]));
-            out_spec = reduced ? SpecOf(result, {}, {}) : SpecOf(result, shapes.back(), strides.back());
-        } else {
-            for (const at::Tensor& input : inputs)
-                present_specs.push_back(SpecOf(input, input.sizes(), input.strides()));
-            out_spec = SpecOf(result, result.sizes(), result.strides());
-        }
-        std::vector<TensorSpec> specs(static_cast<size_t>(row_.input_count));
-        for (TensorSpec& spec : specs) spec.absent = true;
-        for (size_t k = 0; k < present_specs.size(); ++k) specs[static_cast<size_t>(places[k])] = present_specs[k];
-        for (const TensorSpec& spec : present_specs) ranges.push_back(aclnn_cpu::python::ByteRange(spec));
-        ranges.push_back(aclnn_cpu::python::ByteRange(out_spec));
-        const Failure failure = aclnn_cpu::python::RunOperator(row_, specs, out_spec, parameters,
-                                                                aclnn_cpu::python::MergeRanges(std::move(ranges)),
-                                                                ThreadCount());
-        if (failure.status != 0) RaiseAclnnError(failure);
-        torch::jit::drop(*stack, count);
-        torch::jit::push(*stack, result);
-        return true;
+private:
+    void RecordGradient(const RowArguments& call, at::Tensor& result) const {
+        bool needs_gradient = false;
+        for (const at::Tensor& input : call.given)
+            needs_gradient = needs_gradient || (input.defined() && input.requires_grad());
+        if (!needs_gradient || !at::GradMode::is_enabled()) return;
+        auto node = std::shared_ptr<RowGradient>(new RowGradient(gradient_row_, row_.target_gradient_factor, call),
+                                                 torch::autograd::deleteNode);
+        node->set_next_edges(torch::autograd::collect_next_edges(call.given));
+        torch::autograd::set_history(result, node);
     }
 
     const aclnn_cpu::OperatorDescription& row_;
+    const aclnn_cpu::OperatorDescription& gradient_row_;
     std::vector<ArgumentRole> roles_;
-    bool has_out_;
-    c10::optional<c10::KernelFunction> pytorch_cpu_kernel_;
+};
+
+// Registering for the CPU key over a kernel PyTorch registered there itself is the point of the override, so
+// PyTorch's warning that a kernel is being overridden is dropped while the override registers; any other
+// warning goes on to the handler that was in place.
+class OverrideWarningFilter final : public c10::WarningHandler {
+public:
+    explicit OverrideWarningFilter(c10::WarningHandler* next) : next_(next) {}
+    void process(const c10::SourceLocation& location, const std::string& message, bool verbatim) override {
+        if (message.rfind("Overriding a previously registered kernel", 0) == 0) return;
+        next_->process(location, message, verbatim);
+    }
+
+private:
+    c10::WarningHandler* next_;
 };
 
 // The overloads registered so far (qualified names), so that registering again is a no-op.
@@ -335,8 +452,11 @@ std::string RegisterOverload(const std::string& row_name, const std::string& ove
     const std::string qualified = overload.empty() ? name : name + "." + overload;
     const auto handle = c10::Dispatcher::singleton().findSchema({"aten::" + name, overload});
     if (!handle.has_value()) return "PyTorch has no aten::" + qualified;
+    const bool decomposed = handle->hasKernelForDispatchKey(c10::DispatchKey::CompositeImplicitAutograd);
+    if (decomposed && row->gradient_row == nullptr)
+        return "PyTorch decomposes aten::" + qualified + " and the table names no gradient for " + row->api_name;
     c10::optional<c10::KernelFunction> pytorch_cpu_kernel;
-    if (!handle->hasKernelForDispatchKey(c10::DispatchKey::CompositeExplicitAutograd)) {
+    if (!decomposed && !handle->hasKernelForDispatchKey(c10::DispatchKey::CompositeExplicitAutograd)) {
         static const std::map<std::string, c10::KernelFunction> cpu_kernels = PytorchCpuKernels();
         const auto found = cpu_kernels.find(qualified);
         if (!handle->hasKernelForDispatchKey(c10::DispatchKey::CPU) || found == cpu_kernels.end())
@@ -368,10 +488,18 @@ std::string RegisterOverload(const std::string& row_name, const std::string& ove
                    " does not take";
         }
     }
+    if (decomposed) {
+        if (has_out) return "aten::" + qualified + " is an out= form of a decomposed operator";
+        static torch::Library* autograd_library =
+            new torch::Library(torch::Library::IMPL, "aten", c10::DispatchKey::AutogradCPU, __FILE__, __LINE__);
+        autograd_library->impl(qualified.c_str(), torch::CppFunction::makeFromBoxedFunctor(
+                                                      std::make_unique<DecomposedOverloadKernel>(*row, std::move(roles))));
+        return "";
+    }
     static torch::Library* library =
         new torch::Library(torch::Library::IMPL, "aten", c10::DispatchKey::CPU, __FILE__, __LINE__);
     library->impl(qualified.c_str(), torch::CppFunction::makeFromBoxedFunctor(std::make_unique<OverloadKernel>(
-                                         *row, std::move(roles), has_out, std::move(pytorch_cpu_kernel))));
+                                         *row, std::move(roles), std::move(pytorch_cpu_kernel))));
     return "";
 }
 
@@ -383,6 +511,8 @@ PYBIND11_MODULE(_torch_kernels, module) {
     // Returns {aten qualified name: why it was not registered} for those it left to PyTorch.
     module.def("register", [](const std::vector<std::pair<std::string, std::string>>& overloads, py::object error_type) {
         std::lock_guard<std::mutex> lock(g_registration_mutex);
+        OverrideWarningFilter filter(c10::Warning::get_warning_handler());
+        c10::Warning::WarningHandlerGuard guard(&filter);
         if (g_error_type == nullptr) g_error_type = error_type.release().ptr();
         std::vector<std::pair<std::string, std::string>> skipped;
         for (const auto& [row_name, overload] : overloads) {

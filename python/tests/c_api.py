@@ -22,12 +22,21 @@ _base.aclCreateTensor.restype = _p
 _base.aclCreateTensor.argtypes = [ctypes.POINTER(_i64), _u64, ctypes.c_int, ctypes.POINTER(_i64), _i64,
                                   ctypes.c_int, ctypes.POINTER(_i64), _u64, _p]
 _base.aclDestroyTensor.argtypes = [_p]
-_ops.aclnnSoftMarginLossBackwardGetWorkspaceSize.argtypes = [_p, _p, _p, _i64, _p, ctypes.POINTER(_u64),
-                                                            ctypes.POINTER(_p)]
-_ops.aclnnSoftMarginLossGetWorkspaceSize.argtypes = [_p, _p, _i64, _p, ctypes.POINTER(_u64), ctypes.POINTER(_p)]
-_ops.aclnnSoftMarginLossBackward.argtypes = [_p, _u64, _p, _p]
-_ops.aclnnSoftMarginLoss.argtypes = [_p, _u64, _p, _p]
 _acl.aclrtSetDevice(0)
+
+# The C types of the table's parameter types.
+_PARAMETER_TYPES = {"int64": _i64, "float": ctypes.c_float, "bool": ctypes.c_bool}
+
+
+def _phases(info):
+    """An operator's two C functions, with their prototypes built from its row: its inputs, its parameters, out,
+    workspaceSize, executor."""
+    phase1 = getattr(_ops, info.api_name + "GetWorkspaceSize")
+    phase1.argtypes = ([_p] * len(info.inputs) + [_PARAMETER_TYPES[p.type] for p in info.parameters] +
+                       [_p, ctypes.POINTER(_u64), ctypes.POINTER(_p)])
+    phase2 = getattr(_ops, info.api_name)
+    phase2.argtypes = [_p, _u64, _p, _p]
+    return phase1, phase2
 
 H2D, D2H = 1, 2
 
@@ -62,24 +71,20 @@ class _DeviceTensor:
         _acl.aclrtFree(self.block)
 
 
-def run(name, inputs, out, reduction):
-    """inputs: (storage, acl_type, shape, element strides) each; out: the same (its storage's values are
-    overwritten). Returns out's storage after the call."""
-    tensors = [_DeviceTensor(*spec) for spec in inputs + [out]]
+def run(info, inputs, out, parameters):
+    """info: the operator's row (aclnn_cpu._operators.OperatorInfo); inputs: (storage, acl_type, shape, element
+    strides) each, None for an absent optional one; out: the same (its storage's values are overwritten);
+    parameters: the row's, in order. Returns out's storage after the call."""
+    tensors = [None if spec is None else _DeviceTensor(*spec) for spec in inputs] + [_DeviceTensor(*out)]
     try:
         size, executor = _u64(), _p()
-        handles = [t.tensor for t in tensors]
-        if name == "soft_margin_loss_backward":
-            status = _ops.aclnnSoftMarginLossBackwardGetWorkspaceSize(*handles[:3], reduction, handles[3],
-                                                                      ctypes.byref(size), ctypes.byref(executor))
-        else:
-            status = _ops.aclnnSoftMarginLossGetWorkspaceSize(*handles[:2], reduction, handles[2],
-                                                              ctypes.byref(size), ctypes.byref(executor))
+        handles = [None if t is None else t.tensor for t in tensors]
+        phase1, phase2 = _phases(info)
+        status = phase1(*handles[:-1], *parameters, handles[-1], ctypes.byref(size), ctypes.byref(executor))
         assert status == 0, _acl.aclGetRecentErrMsg()
         workspace = _p()
         if size.value:
             assert _acl.aclrtMalloc(ctypes.byref(workspace), size.value, 0) == 0
-        phase2 = _ops.aclnnSoftMarginLossBackward if name == "soft_margin_loss_backward" else _ops.aclnnSoftMarginLoss
         assert phase2(workspace, size.value, executor, None) == 0
         assert _acl.aclrtSynchronizeStream(None) == 0
         if size.value:
@@ -87,4 +92,5 @@ def run(name, inputs, out, reduction):
         return tensors[-1].read()
     finally:
         for t in tensors:
-            t.close()
+            if t is not None:
+                t.close()

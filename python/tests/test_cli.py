@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import aclnn_cpu
+from aclnn_cpu import _operators
 
 CLI = os.path.join(os.environ["ACLNN_CPU_BUILD_DIR"], "bin", "aclnn-cpu")
 
@@ -16,11 +17,14 @@ def cli(*args):
 
 
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32"])
-@pytest.mark.parametrize("operator", ["soft_margin_loss_backward", "soft_margin_loss"])
+@pytest.mark.parametrize("operator", sorted(_operators.OPERATORS))
 def test_gen_run_compare(tmp_path, operator, dtype):
+    """Every operator of the table, from gen's files through run to compare (and the Python API on the files)."""
     case = tmp_path / "case"
+    info = _operators.OPERATORS[operator]
+    extra = ["--beta", "0.75"] if "beta" in {p.python_name for p in info.parameters} else []
     done = cli("gen", operator, "--shape", "8,1024", "--target-shape", "1024", "--dtype", dtype, "--seed", 11,
-               "--reduction", "none", "--dir", case)
+               "--reduction", "none", *extra, "--dir", case)
     assert done.returncode == 0, done.stderr
     manifest = json.loads((case / "case.json").read_text())
     assert manifest["inputs"]["target"]["shape"] == [1024]
@@ -37,14 +41,45 @@ def test_gen_run_compare(tmp_path, operator, dtype):
     def load(name, shape):
         values = np.fromfile(case / f"{name}.bin", dtype=storage).reshape(shape)
         return aclnn_cpu.Bfloat16(values) if dtype == "bfloat16" else values
-    inputs = [load("self", (8, 1024)), load("target", (1024,))]
-    if operator == "soft_margin_loss_backward":
-        inputs.insert(0, load("grad_output", (8, 1024)))
-    result = getattr(aclnn_cpu, operator)(*inputs, reduction="none")
+    inputs = [load(name, (1024,) if name == "target" else (8, 1024)) for name in info.python_names]
+    keywords = {"beta": 0.75} if extra else {}
+    result = getattr(aclnn_cpu, operator)(*inputs, reduction="none", **keywords)
     result_bytes = (result.bits if dtype == "bfloat16" else result).tobytes()
     assert result_bytes == out.read_bytes()
     done = cli("compare", out, case / "golden.bin", "--dtype", dtype)
     assert done.returncode == 0 and "PASS" in done.stdout
+
+
+def test_each_input_takes_its_domain(tmp_path):
+    """Soft margin's targets are mostly +-1; a regression loss's targets are real values; gradients moderate."""
+    assert cli("gen", "soft_margin_loss", "--shape", "4096", "--dtype", "float32", "--dir", tmp_path / "s").returncode == 0
+    labels = np.fromfile(tmp_path / "s" / "target.bin", dtype=np.float32)
+    assert np.mean(np.abs(labels) == 1) > 0.8
+    assert cli("gen", "mse_loss_backward", "--shape", "4096", "--dtype", "float32", "--dir", tmp_path / "m").returncode == 0
+    targets = np.fromfile(tmp_path / "m" / "target.bin", dtype=np.float32)
+    assert np.mean(np.abs(targets) == 1) < 0.05 and targets.min() < -5 and targets.max() > 5
+    gradients = np.fromfile(tmp_path / "m" / "grad_output.bin", dtype=np.float32)
+    assert np.abs(gradients).max() <= 2
+
+
+def test_parameters_from_the_table(tmp_path):
+    x = np.linspace(-3, 3, 64, dtype=np.float32)
+    x.tofile(tmp_path / "x.bin")
+    np.zeros(64, np.float32).tofile(tmp_path / "y.bin")
+    common = ["--self", f"{tmp_path / 'x.bin'}:float32:[64]", "--target", f"{tmp_path / 'y.bin'}:float32:[64]"]
+    done = cli("run", "smooth_l1_loss", *common, "--reduction", "none", "--beta", "0.5", "--out", tmp_path / "o.bin")
+    assert done.returncode == 0, done.stderr
+    expected = aclnn_cpu.smooth_l1_loss(x, np.zeros(64, np.float32), reduction="none", beta=0.5)
+    assert np.fromfile(tmp_path / "o.bin", dtype=np.float32).tobytes() == expected.tobytes()
+    done = cli("run", "mse_loss", *common, "--beta", "0.5", "--out", tmp_path / "o.bin")
+    assert done.returncode == 2 and "--beta" in done.stderr and "mse_loss has no parameter beta" in done.stderr
+    done = cli("run", "smooth_l1_loss", *common, "--beta", "-1", "--out", tmp_path / "o.bin")
+    assert done.returncode == 2 and "beta should be greater than or equal to 0" in done.stderr
+    done = cli("run", "smooth_l1_loss", *common, "--beta", "wide", "--out", tmp_path / "o.bin")
+    assert done.returncode == 2 and "--beta" in done.stderr and "not a number" in done.stderr
+    done = cli("run", "mse_loss", *common, "--grad-output", f"{tmp_path / 'x.bin'}:float32:[64]", "--out",
+               tmp_path / "o.bin")
+    assert done.returncode == 2 and "mse_loss has no input grad_output" in done.stderr
 
 
 def test_gen_is_reproducible_and_has_the_hard_values(tmp_path):

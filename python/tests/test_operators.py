@@ -1,5 +1,6 @@
-"""The Python operators against the C API called with ctypes (c_api.py): the same bits for every dtype
-combination, reduction, layout and broadcast; the errors; the buffers passed without a copy."""
+"""The Python operators against the C API called with ctypes (c_api.py): the same bits for every operator of the
+table, dtype combination, reduction, parameter, layout and broadcast; the errors; the buffers passed without a
+copy."""
 import itertools
 import threading
 
@@ -8,13 +9,15 @@ import pytest
 
 import aclnn_cpu
 import c_api
-from aclnn_cpu import _core
+from aclnn_cpu import _core, _operators
 
 FLOAT, FLOAT16, BF16 = 0, 1, 27
 TYPES = (FLOAT, FLOAT16, BF16)
 STORAGE = {FLOAT: np.float32, FLOAT16: np.float16, BF16: np.uint16}
-OPERATORS = {"soft_margin_loss_backward": (aclnn_cpu.soft_margin_loss_backward, 3),
-             "soft_margin_loss": (aclnn_cpu.soft_margin_loss, 2)}
+# Every row of the table, with its Python function and its number of inputs.
+OPERATORS = {name: (getattr(aclnn_cpu, name), len(info.inputs)) for name, info in _operators.OPERATORS.items()}
+# A parameter other than reduction, set to a value that is not its default where the row has one.
+PARAMETERS = {"beta": 0.7}
 
 
 def random_storage(rng, acl_type, shape):
@@ -45,16 +48,25 @@ def promoted(types):
     return types[0] if len(set(types)) == 1 else FLOAT
 
 
+def usable_types(name, types):
+    """types, made one dtype where the row requires its inputs to share one (self's)."""
+    info = _operators.OPERATORS[name]
+    return (types[info.self_input],) * len(types) if info.inputs_share_dtype else tuple(types)
+
+
 def expect_same_bits(name, bases, views, types, reduction, out_type=None):
     function, _ = OPERATORS[name]
-    got = function(*(as_python(v, t) for v, t in zip(views, types)), reduction=reduction,
-                   out_dtype=out_type)
-    reduced = name == "soft_margin_loss" and reduction != 0
-    shape = () if reduced else np.broadcast_shapes(*(v.shape for v in views))
+    info = _operators.OPERATORS[name]
+    keywords = {p.python_name: PARAMETERS[p.python_name] for p in info.parameters if p.python_name in PARAMETERS}
+    got = function(*(as_python(v, t) for v, t in zip(views, types)), reduction=reduction, out_dtype=out_type,
+                   **keywords)
+    shape = info.result_shape([v.shape for v in views], reduction)
     result_type = promoted(types) if out_type is None else out_type
     out = np.zeros(shape, dtype=STORAGE[result_type])
-    expected = c_api.run(name, [view_spec(b, v, t) for b, v, t in zip(bases, views, types)],
-                         (out, result_type, list(shape), [s // out.itemsize for s in out.strides]), reduction)
+    parameters = [reduction if p.name == "reduction" else keywords.get(p.python_name, p.python_default())
+                  for p in info.parameters]
+    expected = c_api.run(info, [view_spec(b, v, t) for b, v, t in zip(bases, views, types)],
+                         (out, result_type, list(shape), [s // out.itemsize for s in out.strides]), parameters)
     assert result_bits(got).tobytes() == expected.view(np.uint8).tobytes(), (name, types, reduction)
     return got
 
@@ -63,7 +75,7 @@ def expect_same_bits(name, bases, views, types, reduction, out_type=None):
 def test_every_dtype_combination_and_reduction_matches_the_c_api(name):
     rng = np.random.default_rng(1)
     arity = OPERATORS[name][1]
-    for types in itertools.product(TYPES, repeat=arity):
+    for types in sorted({usable_types(name, t) for t in itertools.product(TYPES, repeat=arity)}):
         for reduction in (0, 1, 2):
             storages = [random_storage(rng, t, (5, 37)) for t in types]
             expect_same_bits(name, storages, storages, types, reduction)
@@ -73,7 +85,7 @@ def test_every_dtype_combination_and_reduction_matches_the_c_api(name):
 @pytest.mark.parametrize("out_type", TYPES)
 def test_out_dtype_matches_the_c_api(name, out_type):
     rng = np.random.default_rng(2)
-    types = (FLOAT16, BF16, FLOAT)[-OPERATORS[name][1]:]
+    types = usable_types(name, (FLOAT16, BF16, FLOAT)[-OPERATORS[name][1]:])
     storages = [random_storage(rng, t, (3, 41)) for t in types]
     got = expect_same_bits(name, storages, storages, types, 0, out_type)
     assert isinstance(got, aclnn_cpu.Bfloat16) == (out_type == BF16)
@@ -95,7 +107,8 @@ def test_strided_and_broadcast_inputs_match_the_c_api(name):
         [((24, 1), same)] + [((24, 40), same)] * (arity - 1),
         [((24, 80), every_other_column)] + [((1, 40), same)] * (arity - 1),
     ]
-    for types in [(FLOAT,) * arity, (FLOAT16,) * arity, (BF16,) * arity, (BF16, FLOAT16, FLOAT)[-arity:]]:
+    for types in [(FLOAT,) * arity, (FLOAT16,) * arity, (BF16,) * arity,
+                  usable_types(name, (BF16, FLOAT16, FLOAT)[-arity:])]:
         for layout in layouts:
             bases = [random_storage(rng, t, shape) for t, (shape, _) in zip(types, layout)]
             views = [make_view(b) for b, (_, make_view) in zip(bases, layout)]
@@ -113,6 +126,45 @@ def test_stride_zero_and_0d_inputs():
     again = aclnn_cpu.soft_margin_loss_backward(np.full((16, 64), 0.5, np.float32), self_,
                                                 np.ascontiguousarray(expanded), reduction="none")
     assert got.tobytes() == again.tobytes()
+
+
+def test_regression_losses_against_float64():
+    """A sanity check of the formulas (the ulp bounds are tested in C++ on every SIMD target), and CANN's example
+    programs' numbers (ops-nn loss/*/examples)."""
+    rng = np.random.default_rng(8)
+    x = rng.uniform(-4, 4, 4096).astype(np.float32)
+    y = rng.uniform(-4, 4, 4096).astype(np.float32)
+    d = x.astype(np.float64) - y
+    np.testing.assert_allclose(aclnn_cpu.mse_loss(x, y, reduction="none"), d * d, rtol=2.0 ** -22)
+    np.testing.assert_allclose(aclnn_cpu.l1_loss(x, y, reduction="none"), np.abs(d), rtol=2.0 ** -23)
+    beta = 1.5
+    smooth = np.where(np.abs(d) < beta, 0.5 * d * d / beta, np.abs(d) - 0.5 * beta)
+    np.testing.assert_allclose(aclnn_cpu.smooth_l1_loss(x, y, reduction="none", beta=beta), smooth, rtol=2.0 ** -21)
+    np.testing.assert_allclose(aclnn_cpu.mse_loss_backward(np.float32(1), x, y, reduction="mean"), 2 * d / d.size,
+                               rtol=2.0 ** -21)
+    self_ = np.array([[0, 1], [2, 3]], np.float32)
+    ones = np.ones((2, 2), np.float32)
+    assert aclnn_cpu.mse_loss(self_, ones) == np.float32(1.5)
+    assert aclnn_cpu.mse_loss_out(self_, ones).tolist() == [1.0, 2.0]
+    assert aclnn_cpu.l1_loss(self_, ones) == np.float32(1.0)
+    assert aclnn_cpu.l1_loss_backward(self_, self_, ones).ravel().tolist() == [0.0, 0.0, 0.5, 0.75]
+    assert np.signbit(aclnn_cpu.mse_loss_backward(self_, self_, ones)[0, 0])  # -1 * 0.5 * 0: -0.0, as CANN's
+    gradient = aclnn_cpu.smooth_l1_loss_backward(np.ones((4, 2), np.float32), np.arange(8, dtype=np.float32).reshape(4, 2),
+                                                 np.ones((4, 2), np.float32), reduction="none", beta=1.0)
+    assert gradient.ravel().tolist() == [-1, 0, 1, 1, 1, 1, 1, 1]
+
+
+def test_parameters_have_the_rows_defaults_and_ranges():
+    x = np.linspace(-3, 3, 12, dtype=np.float32)
+    y = np.zeros(12, np.float32)
+    assert aclnn_cpu.smooth_l1_loss(x, y).tobytes() == aclnn_cpu.smooth_l1_loss(x, y, beta=1.0).tobytes()
+    assert aclnn_cpu.smooth_l1_loss(x, y, beta=0.0).tobytes() == aclnn_cpu.l1_loss(x, y).tobytes()
+    with pytest.raises(aclnn_cpu.AclnnError) as error:
+        aclnn_cpu.smooth_l1_loss(x, y, beta=-0.5)
+    assert error.value.status == 161002 and "beta should be greater than or equal to 0" in error.value.message
+    with pytest.raises(TypeError, match="no parameter"):
+        aclnn_cpu.mse_loss(x, y, beta=1.0)
+    assert "beta=1.0" in aclnn_cpu.smooth_l1_loss.__doc__ and "aclnnSmoothL1Loss" in aclnn_cpu.smooth_l1_loss.__doc__
 
 
 def test_against_a_float64_reference():
@@ -177,9 +229,9 @@ def test_contiguous_inputs_are_passed_without_a_copy(monkeypatch):
     seen = {}
     real_run = _core.run
 
-    def spy(name, inputs, out, reduction, regions):
+    def spy(name, inputs, out, parameters, regions):
         seen["addresses"] = [spec[0] for spec in inputs]
-        return real_run(name, inputs, out, reduction, regions)
+        return real_run(name, inputs, out, parameters, regions)
 
     monkeypatch.setattr(_core, "run", spy)
     x = np.ones((8, 16), np.float32)

@@ -96,6 +96,12 @@ struct OperatorDescription {
     references::ElementReference reference;  // the tests' float64 model of one element
     const char* aten_name;  // the aten operator it serves (its overloads: the functional and out= forms), or nullptr
     AtenResultType aten_result;
+    // Where PyTorch decomposes the aten operator into others (CompositeImplicitAutograd, so no kernel of its own
+    // stands in for it), the override supplies its derivative: the row giving self's gradient (inputs gradOutput
+    // and this row's inputs, the same parameters), and the factor that gives target's from it (-1 for a function
+    // of self - target). nullptr where PyTorch's autograd is kept.
+    const char* gradient_row;
+    double target_gradient_factor;
     GetWorkspaceSizeFunction get_workspace_size;
     RunFunction run;
 };
@@ -133,7 +139,7 @@ inline constexpr OperatorDescription kOperators[] = {
      3, {operator_rows::kGradOutput, operator_rows::kSelf, operator_rows::kSignTarget}, 1,
      1, {operator_rows::kReduction},
      ResultRule::kGradient, MeanDivisor::kBroadcastElements, &validation::kFloatTypesBf16FromAtlasA2, false,
-     &references::SoftMarginLossGrad, "soft_margin_loss_backward", AtenResultType::kSelf,
+     &references::SoftMarginLossGrad, "soft_margin_loss_backward", AtenResultType::kSelf, nullptr, 0,
      [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
          return aclnnSoftMarginLossBackwardGetWorkspaceSize(in[0], in[1], in[2], operator_rows::Int(p[0]), out, size,
                                                             executor);
@@ -143,7 +149,7 @@ inline constexpr OperatorDescription kOperators[] = {
      2, {operator_rows::kSelf, operator_rows::kSignTarget}, 0,
      1, {operator_rows::kAnyReduction},
      ResultRule::kLoss, MeanDivisor::kBroadcastElements, &validation::kFloatTypesBf16FromAtlasA2, false,
-     &references::SoftMarginLoss, "soft_margin_loss", AtenResultType::kSelf,
+     &references::SoftMarginLoss, "soft_margin_loss", AtenResultType::kSelf, nullptr, 0,
      [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
          return aclnnSoftMarginLossGetWorkspaceSize(in[0], in[1], operator_rows::Int(p[0]), out, size, executor);
      },
@@ -152,7 +158,7 @@ inline constexpr OperatorDescription kOperators[] = {
      2, {operator_rows::kSelf, operator_rows::kTarget}, 0,
      1, {operator_rows::kReduction},
      ResultRule::kLoss, MeanDivisor::kBroadcastElements, &validation::kFloatTypesBf16FromAtlasA2, false,
-     &references::MseLoss, "mse_loss", AtenResultType::kPromoted,
+     &references::MseLoss, "mse_loss", AtenResultType::kPromoted, nullptr, 0,
      [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
          return aclnnMseLossGetWorkspaceSize(in[0], in[1], operator_rows::Int(p[0]), out, size, executor);
      },
@@ -161,7 +167,7 @@ inline constexpr OperatorDescription kOperators[] = {
      2, {operator_rows::kSelf, operator_rows::kTarget}, 0,
      1, {operator_rows::kReduction},
      ResultRule::kLossOverFirstDim, MeanDivisor::kBroadcastElements, &validation::kFloatTypesBf16FromAtlasA2, false,
-     &references::MseLoss, nullptr, AtenResultType::kPromoted,
+     &references::MseLoss, nullptr, AtenResultType::kPromoted, nullptr, 0,
      [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
          return aclnnMseLossOutGetWorkspaceSize(in[0], in[1], operator_rows::Int(p[0]), out, size, executor);
      },
@@ -170,7 +176,7 @@ inline constexpr OperatorDescription kOperators[] = {
      3, {operator_rows::kGradOutput, operator_rows::kSelf, operator_rows::kTarget}, 1,
      1, {operator_rows::kReduction},
      ResultRule::kGradient, MeanDivisor::kSelfElements, &validation::kFloatTypesBf16FromAtlasA2, true,
-     &references::MseLossGrad, "mse_loss_backward", AtenResultType::kSelf,
+     &references::MseLossGrad, "mse_loss_backward", AtenResultType::kSelf, nullptr, 0,
      [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
          return aclnnMseLossBackwardGetWorkspaceSize(in[0], in[1], in[2], operator_rows::Int(p[0]), out, size,
                                                      executor);
@@ -180,7 +186,7 @@ inline constexpr OperatorDescription kOperators[] = {
      2, {operator_rows::kSelf, operator_rows::kTarget}, 0,
      1, {operator_rows::kReduction},
      ResultRule::kLoss, MeanDivisor::kBroadcastElements, &validation::kFloatTypesBf16FromAtlasA2, false,
-     &references::L1Loss, "l1_loss", AtenResultType::kPromoted,
+     &references::L1Loss, "l1_loss", AtenResultType::kPromoted, "l1_loss_backward", -1,
      [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
          return aclnnL1LossGetWorkspaceSize(in[0], in[1], operator_rows::Int(p[0]), out, size, executor);
      },
@@ -189,7 +195,7 @@ inline constexpr OperatorDescription kOperators[] = {
      3, {operator_rows::kGradOutput, operator_rows::kSelf, operator_rows::kTarget}, 1,
      1, {operator_rows::kReduction},
      ResultRule::kGradient, MeanDivisor::kBroadcastElements, &validation::kFloatTypesBf16FromAtlasA2, false,
-     &references::L1LossGrad, nullptr, AtenResultType::kSelf,
+     &references::L1LossGrad, nullptr, AtenResultType::kSelf, nullptr, 0,
      [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
          return aclnnL1LossBackwardGetWorkspaceSize(in[0], in[1], in[2], operator_rows::Int(p[0]), out, size,
                                                     executor);
@@ -200,7 +206,7 @@ inline constexpr OperatorDescription kOperators[] = {
      2, {operator_rows::kSelf, operator_rows::kTarget}, 0,
      2, {operator_rows::kReduction, operator_rows::kBeta},
      ResultRule::kLoss, MeanDivisor::kBroadcastElements, &validation::kFloatTypesBf16FromAtlasA2, false,
-     &references::SmoothL1Loss, "smooth_l1_loss", AtenResultType::kPromoted,
+     &references::SmoothL1Loss, "smooth_l1_loss", AtenResultType::kPromoted, nullptr, 0,
      [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
          return aclnnSmoothL1LossGetWorkspaceSize(in[0], in[1], operator_rows::Int(p[0]), operator_rows::Float(p[1]),
                                                   out, size, executor);
@@ -212,7 +218,7 @@ inline constexpr OperatorDescription kOperators[] = {
      3, {{"gradOut", "grad_output", false, ValueDomain::kGradient}, operator_rows::kSelf, operator_rows::kTarget}, 1,
      2, {operator_rows::kReduction, operator_rows::kBeta},
      ResultRule::kGradient, MeanDivisor::kSelfElements, &validation::kFloatTypesBf16FromAtlasA2, false,
-     &references::SmoothL1LossGrad, "smooth_l1_loss_backward", AtenResultType::kSelf,
+     &references::SmoothL1LossGrad, "smooth_l1_loss_backward", AtenResultType::kSelf, nullptr, 0,
      [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
          return aclnnSmoothL1LossBackwardGetWorkspaceSize(in[0], in[1], in[2], operator_rows::Int(p[0]),
                                                           operator_rows::Float(p[1]), out, size, executor);
