@@ -1,19 +1,21 @@
-"""PyTorch on CANN's arithmetic: while enabled, PyTorch's CPU kernels of the operators in aclnn-cpu's table
-(aten::soft_margin_loss, aten::soft_margin_loss_backward and their out= forms) are aclnn-cpu's, so unchanged
-code -- F.soft_margin_loss, nn.SoftMarginLoss, loss.backward(), torch.autograd.grad, DistributedDataParallel --
-gets the numbers torch_npu gets from aclnnSoftMarginLoss / aclnnSoftMarginLossBackward on the NPU.
+"""PyTorch on CANN's arithmetic: while enabled, the aten operators of aclnn-cpu's operator table
+(aten::soft_margin_loss, mse_loss, l1_loss, smooth_l1_loss, their backward and out= forms) run aclnn-cpu's
+kernels on CPU tensors, so unchanged code -- F.mse_loss, nn.SmoothL1Loss, loss.backward(), torch.autograd.grad,
+inference mode, DistributedDataParallel -- gets the numbers torch_npu gets from aclnnMseLoss,
+aclnnSmoothL1LossBackward, ... on the NPU.
 
     import aclnn_cpu.torch
     aclnn_cpu.torch.enable()              # or: with aclnn_cpu.torch.enabled(): ...
 
-The kernels (aclnn_cpu._torch_kernels, C++) are registered with PyTorch's dispatcher for the CPU dispatch key
-at the first enable() and stay registered; each call reads the process-wide on/off flag, so toggling is safe
-from any thread at any time. Autograd stays PyTorch's (its derivative of soft_margin_loss calls
-soft_margin_loss_backward, which is then ours too). Each call goes through the C API exactly as
-aclnn_cpu.soft_margin_loss does (phase 1, workspace, phase 2, stream sync) on the tensors' own memory, into a
-result from PyTorch's allocator. Integer and bool inputs are promoted as PyTorch promotes them; what CANN has
-no kernel for (float64) runs PyTorch's own kernel. Every process (every DistributedDataParallel rank) enables
-its own.
+The kernels (aclnn_cpu._torch_kernels, C++) are registered with PyTorch's dispatcher at the first enable() and
+stay registered; each call reads the process-wide on/off flag, so toggling is safe from any thread at any time.
+Autograd stays PyTorch's where PyTorch has a kernel of the operator (its derivative of mse_loss calls
+mse_loss_backward, which is then ours too); for aten::l1_loss, which PyTorch decomposes into other operators,
+the override records aclnnL1LossBackward as the derivative. Each call goes through the C API exactly as
+aclnn_cpu.mse_loss does (phase 1, workspace, phase 2, stream sync) on the tensors' own memory, into a result
+from PyTorch's allocator. Integer and bool inputs are promoted as PyTorch promotes them; what CANN has no
+kernel for (float64) or a parameter outside CANN's range (a negative beta) runs PyTorch's own kernel. Every
+process (every DistributedDataParallel rank) enables its own.
 """
 import contextlib
 import threading

@@ -1,12 +1,15 @@
-// aclnn_cpu._torch_kernels: PyTorch's CPU kernels of the operator table's aten operators, as CANN's operators.
+// aclnn_cpu._torch_kernels: the operator table's aten operators, on CPU tensors, as CANN's operators.
 //
-// Each aten overload the table serves is registered once per process with PyTorch's dispatcher (a boxed kernel
-// for the CPU key, never deregistered), and every call reads one process-wide flag: when aclnn_cpu.torch is
-// disabled, or when a call's arguments are ones the C API cannot take (float64, more dims than can be merged to
-// 8), the call goes to PyTorch's own kernel; otherwise through the C API exactly as aclnn_cpu._core does
-// (operator_call.h), on the tensors' own memory, into a result from PyTorch's allocator. Registering once and
-// switching a flag, rather than registering and dropping a torch.library.Library on every toggle, is what makes
-// toggling safe while other threads dispatch: PyTorch 1.13 frees a dropped kernel under a running call.
+// Each aten overload the table serves is registered once per process with PyTorch's dispatcher and never
+// deregistered: a boxed kernel for the BackendSelect key, which every call passes after autograd and before
+// PyTorch's CPU kernel, and -- for an aten operator PyTorch decomposes into others (aten::l1_loss) -- one for
+// AutogradCPU that records the table's gradient row as its derivative. Every call reads one process-wide flag:
+// when aclnn_cpu.torch is disabled, or when a call's arguments are ones the C API cannot take (float64, a
+// parameter outside CANN's range, more dims than merge into 8), the call continues to PyTorch's own kernel;
+// otherwise it runs through the C API exactly as aclnn_cpu._core does (operator_call.h), on the tensors' own
+// memory, into a result from PyTorch's allocator. Registering once and switching a flag, rather than
+// registering and dropping a torch.library.Library on every toggle, is what makes toggling safe while other
+// threads dispatch: PyTorch 1.13 frees a dropped kernel under a running call.
 #include <ATen/ExpandUtils.h>
 #include <ATen/Parallel.h>
 #include <ATen/core/dispatch/Dispatcher.h>
@@ -16,10 +19,6 @@
 #include <ATen/native/Resize.h>
 #include <ATen/native/TypeProperties.h>
 #include <ATen/ops/empty.h>
-#include <ATen/ops/mse_loss_backward_cpu_dispatch.h>
-#include <ATen/ops/mse_loss_cpu_dispatch.h>
-#include <ATen/ops/smooth_l1_loss_backward_cpu_dispatch.h>
-#include <ATen/ops/smooth_l1_loss_cpu_dispatch.h>
 #include <c10/util/irange.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -63,25 +62,6 @@ struct ArgumentRole {
     Role role;
     int index = -1;  // kInput: the operator's input index; kParameter: its parameter index
 };
-
-// PyTorch's own kernels of the aten overloads whose kernel PyTorch registers for the CPU key itself: the
-// override's registration for that key shadows them, and PyTorch 1.13's dispatcher cannot call a shadowed kernel,
-// so they are called directly (the others are CompositeExplicitAutograd kernels, which the dispatcher calls by
-// that key). An overload with a CPU kernel and no entry here stays PyTorch's.
-std::map<std::string, c10::KernelFunction> PytorchCpuKernels() {
-    using c10::KernelFunction;
-    std::map<std::string, KernelFunction> kernels;
-    kernels["mse_loss"] = KernelFunction::makeFromUnboxedFunction(TORCH_FN(at::cpu::mse_loss));
-    kernels["mse_loss.out"] = KernelFunction::makeFromUnboxedFunction(TORCH_FN(at::cpu::mse_loss_outf));
-    kernels["mse_loss_backward"] = KernelFunction::makeFromUnboxedFunction(TORCH_FN(at::cpu::mse_loss_backward));
-    kernels["mse_loss_backward.grad_input"] =
-        KernelFunction::makeFromUnboxedFunction(TORCH_FN(at::cpu::mse_loss_backward_outf));
-    kernels["smooth_l1_loss"] = KernelFunction::makeFromUnboxedFunction(TORCH_FN(at::cpu::smooth_l1_loss));
-    kernels["smooth_l1_loss.out"] = KernelFunction::makeFromUnboxedFunction(TORCH_FN(at::cpu::smooth_l1_loss_outf));
-    kernels["smooth_l1_loss_backward.grad_input"] =
-        KernelFunction::makeFromUnboxedFunction(TORCH_FN(at::cpu::smooth_l1_loss_backward_outf));
-    return kernels;
-}
 
 // Converts a failed call into aclnn_cpu.AclnnError(status, message), raised in the calling Python code: the
 // error is set and persisted into a python_error, which PyTorch's bindings (and its autograd engine, across
@@ -306,18 +286,22 @@ c10::optional<at::Tensor> RunRow(const aclnn_cpu::OperatorDescription& row, cons
     return result;
 }
 
-// One registered aten overload, for the CPU key: how its arguments map onto the table's operator, and
-// PyTorch's own kernel for the calls the override does not take.
+// The dispatch keys below BackendSelect, where a call the override does not take continues.
+const c10::DispatchKeySet kAfterBackendSelect(c10::DispatchKeySet::FULL_AFTER, c10::DispatchKey::BackendSelect);
+
+// One registered aten overload, for the BackendSelect key: PyTorch includes that key in every call's dispatch
+// (after autograd, before the backend), so the override sees the call before PyTorch's CPU kernel without
+// replacing it, and a call it does not take continues to that kernel by redispatch. How the overload's
+// arguments map onto the table's operator is read from PyTorch's schema at registration.
 class OverloadKernel final : public c10::OperatorKernel {
 public:
-    // pytorch_cpu_kernel: PyTorch's own CPU kernel when it is one our registration shadows; else PyTorch's
-    // kernel is the CompositeExplicitAutograd one.
-    OverloadKernel(const aclnn_cpu::OperatorDescription& row, std::vector<ArgumentRole> roles,
-                   c10::optional<c10::KernelFunction> pytorch_cpu_kernel)
-        : row_(row), roles_(std::move(roles)), pytorch_cpu_kernel_(std::move(pytorch_cpu_kernel)) {}
+    OverloadKernel(const aclnn_cpu::OperatorDescription& row, std::vector<ArgumentRole> roles)
+        : row_(row), roles_(std::move(roles)) {}
 
     void operator()(const c10::OperatorHandle& op, c10::DispatchKeySet keys, torch::jit::Stack* stack) {
-        if (g_enabled.load(std::memory_order_acquire)) {
+        const c10::DispatchKeySet remaining = keys & kAfterBackendSelect;
+        // Only a call PyTorch would run on its CPU kernel (not a Python subclass, sparse, meta or other device).
+        if (g_enabled.load(std::memory_order_acquire) && remaining.highestPriorityTypeId() == c10::DispatchKey::CPU) {
             RowArguments call;
             if (ReadArguments(row_, roles_, *stack, &call)) {
                 if (c10::optional<at::Tensor> result = RunRow(row_, call)) {
@@ -327,17 +311,12 @@ public:
                 }
             }
         }
-        if (pytorch_cpu_kernel_.has_value()) {
-            pytorch_cpu_kernel_->callBoxed(op, keys, stack);
-        } else {
-            op.callBoxedForDispatchKey(c10::DispatchKey::CompositeExplicitAutograd, *stack);
-        }
+        op.redispatchBoxed(remaining, stack);
     }
 
 private:
     const aclnn_cpu::OperatorDescription& row_;
     std::vector<ArgumentRole> roles_;
-    c10::optional<c10::KernelFunction> pytorch_cpu_kernel_;
 };
 
 // The gradient of a loss computed by a row whose aten operator PyTorch decomposes (so the override supplies its
@@ -363,6 +342,9 @@ public:
         if (saved_.size() > 1 && should_compute_output(1)) outputs[1] = self_gradient->mul(target_factor_);
         return outputs;
     }
+
+    // What grad_fn shows: the CANN function that computes the gradient.
+    std::string name() const override { return gradient_row_.api_name; }
 
     void release_variables() override {
         for (torch::autograd::SavedVariable& saved : saved_) saved.reset_data();
@@ -420,21 +402,6 @@ private:
     std::vector<ArgumentRole> roles_;
 };
 
-// Registering for the CPU key over a kernel PyTorch registered there itself is the point of the override, so
-// PyTorch's warning that a kernel is being overridden is dropped while the override registers; any other
-// warning goes on to the handler that was in place.
-class OverrideWarningFilter final : public c10::WarningHandler {
-public:
-    explicit OverrideWarningFilter(c10::WarningHandler* next) : next_(next) {}
-    void process(const c10::SourceLocation& location, const std::string& message, bool verbatim) override {
-        if (message.rfind("Overriding a previously registered kernel", 0) == 0) return;
-        next_->process(location, message, verbatim);
-    }
-
-private:
-    c10::WarningHandler* next_;
-};
-
 // The overloads registered so far (qualified names), so that registering again is a no-op.
 std::mutex g_registration_mutex;
 std::set<std::string>& Registered() {
@@ -455,15 +422,8 @@ std::string RegisterOverload(const std::string& row_name, const std::string& ove
     const bool decomposed = handle->hasKernelForDispatchKey(c10::DispatchKey::CompositeImplicitAutograd);
     if (decomposed && row->gradient_row == nullptr)
         return "PyTorch decomposes aten::" + qualified + " and the table names no gradient for " + row->api_name;
-    c10::optional<c10::KernelFunction> pytorch_cpu_kernel;
-    if (!decomposed && !handle->hasKernelForDispatchKey(c10::DispatchKey::CompositeExplicitAutograd)) {
-        static const std::map<std::string, c10::KernelFunction> cpu_kernels = PytorchCpuKernels();
-        const auto found = cpu_kernels.find(qualified);
-        if (!handle->hasKernelForDispatchKey(c10::DispatchKey::CPU) || found == cpu_kernels.end())
-            return "PyTorch's kernel of aten::" + qualified + " is neither a CompositeExplicitAutograd kernel nor a CPU "
-                   "kernel the override can call back";
-        pytorch_cpu_kernel = found->second;
-    }
+    if (!decomposed && handle->hasKernelForDispatchKey(c10::DispatchKey::BackendSelect))
+        return "PyTorch has a BackendSelect kernel of aten::" + qualified + " of its own";
     const c10::FunctionSchema& schema = handle->schema();
     std::vector<ArgumentRole> roles;
     bool has_out = false;
@@ -490,16 +450,17 @@ std::string RegisterOverload(const std::string& row_name, const std::string& ove
     }
     if (decomposed) {
         if (has_out) return "aten::" + qualified + " is an out= form of a decomposed operator";
+        // Where autograd runs (AutogradCPU), the loss and its recorded derivative; the BackendSelect kernel below
+        // then serves the calls that skip autograd (inference mode).
         static torch::Library* autograd_library =
             new torch::Library(torch::Library::IMPL, "aten", c10::DispatchKey::AutogradCPU, __FILE__, __LINE__);
         autograd_library->impl(qualified.c_str(), torch::CppFunction::makeFromBoxedFunctor(
-                                                      std::make_unique<DecomposedOverloadKernel>(*row, std::move(roles))));
-        return "";
+                                                      std::make_unique<DecomposedOverloadKernel>(*row, roles)));
     }
     static torch::Library* library =
-        new torch::Library(torch::Library::IMPL, "aten", c10::DispatchKey::CPU, __FILE__, __LINE__);
-    library->impl(qualified.c_str(), torch::CppFunction::makeFromBoxedFunctor(std::make_unique<OverloadKernel>(
-                                         *row, std::move(roles), std::move(pytorch_cpu_kernel))));
+        new torch::Library(torch::Library::IMPL, "aten", c10::DispatchKey::BackendSelect, __FILE__, __LINE__);
+    library->impl(qualified.c_str(),
+                  torch::CppFunction::makeFromBoxedFunctor(std::make_unique<OverloadKernel>(*row, std::move(roles))));
     return "";
 }
 
@@ -511,8 +472,6 @@ PYBIND11_MODULE(_torch_kernels, module) {
     // Returns {aten qualified name: why it was not registered} for those it left to PyTorch.
     module.def("register", [](const std::vector<std::pair<std::string, std::string>>& overloads, py::object error_type) {
         std::lock_guard<std::mutex> lock(g_registration_mutex);
-        OverrideWarningFilter filter(c10::Warning::get_warning_handler());
-        c10::Warning::WarningHandlerGuard guard(&filter);
         if (g_error_type == nullptr) g_error_type = error_type.release().ptr();
         std::vector<std::pair<std::string, std::string>> skipped;
         for (const auto& [row_name, overload] : overloads) {

@@ -1,0 +1,210 @@
+"""aclnn_cpu.torch for every loss of the operator table that PyTorch has (F.<aten name>, its nn module, autograd,
+out=): the package's bits -- CANN's arithmetic -- for each dtype, reduction and parameter; PyTorch's own kernel
+for what the row cannot take (float64, a parameter outside CANN's range); a regression model trains the same
+with and without the override. The machinery itself (threads, toggling, promotion, dims) is
+test_torch_override.py's."""
+import warnings
+
+import numpy as np
+import pytest
+
+import aclnn_cpu
+from aclnn_cpu._operators import OPERATORS
+
+torch = pytest.importorskip("torch", reason="PyTorch (python3-torch) is not installed")
+import aclnn_cpu.torch as override  # noqa: E402
+
+F = torch.nn.functional
+DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
+REDUCTIONS = ["none", "mean", "sum"]
+# The losses PyTorch has, by the table's aten names; each row's gradient is the row named <loss>_backward.
+LOSSES = sorted(name for name, info in OPERATORS.items() if info.result == "loss" and info.aten_name)
+# A value other than the default for each parameter besides reduction.
+PARAMETERS = {"beta": 0.7}
+# PyTorch's nn modules, by their lowercased names (nn.MSELoss is "mseloss", the aten name without "_").
+MODULES = {cls.__name__.lower(): cls for cls in vars(torch.nn).values()
+           if isinstance(cls, type) and issubclass(cls, torch.nn.Module)}
+
+
+@pytest.fixture(autouse=True)
+def disabled_after():
+    yield
+    override.disable()
+
+
+def storage_bytes(tensor):
+    return tensor.detach().clone().contiguous().reshape(-1).view(torch.uint8).numpy().tobytes()
+
+
+def loss_function(name):
+    return getattr(F, OPERATORS[name].aten_name)
+
+
+def keywords(name):
+    """The row's parameters besides reduction, set to non-default values, by their aten names."""
+    info = OPERATORS[name]
+    return {p.aten_name: PARAMETERS[p.python_name] for p in info.parameters if p.python_name in PARAMETERS}
+
+
+def values_of(domain, shape, dtype, generator):
+    """Values for an input's domain: reals in [-10, 10] with some exactly equal pairs (x - y == 0), or +-1."""
+    if domain == "sign_label":
+        return torch.where(torch.rand(shape, generator=generator) < 0.5, -1.0, 1.0).to(dtype)
+    return (torch.rand(shape, generator=generator) * 20 - 10).round(decimals=1).to(dtype)
+
+
+def loss_inputs(name, dtype, seed, target_shape=(24, 40)):
+    """(self, target) of the row's domains; self (24, 40) needs a gradient, so does a target of real values."""
+    info = OPERATORS[name]
+    generator = torch.Generator().manual_seed(seed)
+    x = values_of(info.inputs[0].domain, (24, 40), dtype, generator).requires_grad_()
+    y = values_of(info.inputs[1].domain, target_shape, dtype, generator)
+    return x, y.requires_grad_(info.inputs[1].domain == "real")
+
+
+@pytest.mark.parametrize("reduction", REDUCTIONS)
+@pytest.mark.parametrize("dtype", sorted(DTYPES))
+@pytest.mark.parametrize("name", LOSSES)
+def test_loss_and_autograd_equal_the_package_bit_for_bit(name, dtype, reduction):
+    torch_type = DTYPES[dtype]
+    x, y = loss_inputs(name, torch_type, seed=LOSSES.index(name) * 10 + REDUCTIONS.index(reduction))
+    with override.enabled():
+        loss = loss_function(name)(x, y, reduction=reduction, **keywords(name))
+        incoming = torch.ones((), dtype=torch_type)
+        if reduction == "none":
+            incoming = (torch.rand(loss.shape, generator=torch.Generator().manual_seed(3)) - 0.5).to(torch_type)
+        gradients = torch.autograd.grad(loss, [t for t in (x, y) if t.requires_grad], incoming)
+    package_keywords = {p.python_name: PARAMETERS[p.python_name] for p in OPERATORS[name].parameters
+                        if p.python_name in PARAMETERS}
+    expected_loss = getattr(aclnn_cpu, name)(x.detach(), y.detach(), reduction=reduction, out_dtype=torch_type,
+                                             **package_keywords)
+    assert loss.dtype == torch_type and storage_bytes(loss) == storage_bytes(expected_loss)
+    expected_gradient = getattr(aclnn_cpu, name + "_backward")(incoming, x.detach(), y.detach(), reduction=reduction,
+                                                               out_dtype=torch_type, **package_keywords)
+    assert storage_bytes(gradients[0]) == storage_bytes(expected_gradient)
+    if y.requires_grad:  # a loss of self - target: target's gradient is self's negated (a zero's sign aside)
+        assert torch.equal(gradients[1], -expected_gradient)
+    # Against PyTorch's float64 arithmetic, loosely: the bits above are the contract, this guards the meaning.
+    golden = loss_function(name)(x.detach().double(), y.detach().double(), reduction=reduction, **keywords(name))
+    tolerance = 1e-5 if dtype == "float32" else 1e-2
+    assert torch.allclose(loss.double(), golden, rtol=tolerance, atol=tolerance * golden.abs().max().item())
+
+
+@pytest.mark.parametrize("name", LOSSES)
+def test_the_nn_module_and_a_broadcast_target_run_canns_arithmetic(name):
+    x, y = loss_inputs(name, torch.float16, seed=5, target_shape=(40,))
+    module = MODULES[OPERATORS[name].aten_name.replace("_", "")](reduction="sum", **keywords(name))
+    with override.enabled(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # PyTorch's warning that the target's size differs from the input's
+        loss = module(x, y)
+        loss.backward()
+    package_keywords = {p.python_name: v for p in OPERATORS[name].parameters
+                        for k, v in keywords(name).items() if p.aten_name == k}
+    expected = getattr(aclnn_cpu, name)(x.detach(), y.detach(), reduction="sum", **package_keywords)
+    assert storage_bytes(loss) == storage_bytes(expected)
+    expected_gradient = getattr(aclnn_cpu, name + "_backward")(torch.ones((), dtype=torch.float16), x.detach(),
+                                                               y.detach(), reduction="sum", **package_keywords)
+    assert storage_bytes(x.grad) == storage_bytes(expected_gradient)
+    if y.requires_grad:  # autograd sums target's gradient over the broadcast dim
+        assert y.grad.shape == y.shape
+        assert torch.allclose(y.grad.float(), -expected_gradient.float().sum(0), rtol=1e-2, atol=0.1)
+
+
+@pytest.mark.parametrize("name", LOSSES)
+def test_inference_mode_and_no_grad_run_canns_arithmetic(name):
+    """Calls that skip autograd reach the override too (aten::l1_loss, which PyTorch decomposes, included)."""
+    x, y = loss_inputs(name, torch.bfloat16, seed=7)
+    expected = getattr(aclnn_cpu, name)(x.detach(), y.detach(), reduction="sum")
+    with override.enabled():
+        with torch.inference_mode():
+            in_inference = loss_function(name)(x, y, reduction="sum")
+        with torch.no_grad():
+            without_grad = loss_function(name)(x, y, reduction="sum")
+    assert storage_bytes(in_inference) == storage_bytes(expected) == storage_bytes(without_grad)
+
+
+OUT_LOSSES = [name for name in LOSSES if "out" in getattr(torch.ops.aten, OPERATORS[name].aten_name).overloads()]
+
+
+@pytest.mark.parametrize("name", OUT_LOSSES)
+def test_out_forms_write_into_the_given_tensor(name):
+    x, y = loss_inputs(name, torch.float32, seed=9)
+    info = OPERATORS[name]
+    parameters = [1 if p.name == "reduction" else PARAMETERS.get(p.python_name, p.python_default())
+                  for p in info.parameters]
+    with override.enabled():
+        out = torch.empty(0, dtype=torch.float16)
+        returned = getattr(torch.ops.aten, info.aten_name).out(x.detach(), y.detach(), *parameters, out=out)
+        assert returned is out and out.shape == ()
+    expected = getattr(aclnn_cpu, name)(x.detach(), y.detach(), out_dtype=torch.float16,
+                                        **{p.python_name: v for p, v in zip(info.parameters[1:], parameters[1:])})
+    assert storage_bytes(out) == storage_bytes(expected)
+
+
+@pytest.mark.parametrize("name", LOSSES)
+def test_float64_runs_pytorchs_own_kernel(name):
+    x, y = loss_inputs(name, torch.float64, seed=11)
+    own = loss_function(name)(x, y, **keywords(name))
+    own_gradient, = torch.autograd.grad(own, x)
+    with override.enabled():
+        loss = loss_function(name)(x, y, **keywords(name))
+        gradient, = torch.autograd.grad(loss, x)
+    assert storage_bytes(loss) == storage_bytes(own) and storage_bytes(gradient) == storage_bytes(own_gradient)
+
+
+PARAMETERS_WITH_A_MINIMUM = [(name, p.aten_name, p.minimum) for name in LOSSES for p in OPERATORS[name].parameters
+                             if p.name != "reduction" and np.isfinite(p.minimum)]
+
+
+@pytest.mark.parametrize("name, parameter, minimum", PARAMETERS_WITH_A_MINIMUM)
+def test_a_parameter_cann_does_not_take_runs_pytorchs_kernel(name, parameter, minimum):
+    """Never a silently changed argument: the call PyTorch's kernel gets is the one made, with PyTorch's answer
+    (here its own error), not CANN's."""
+    x, y = loss_inputs(name, torch.float32, seed=13)
+    outside = {parameter: minimum - 1.0}
+    with pytest.raises(RuntimeError) as own:
+        loss_function(name)(x, y, **outside)
+    with override.enabled():
+        with pytest.raises(RuntimeError) as error:
+            loss_function(name)(x, y, **outside)
+    assert not isinstance(error.value, aclnn_cpu.AclnnError)
+    assert str(error.value) == str(own.value)
+
+
+def test_every_overload_of_the_tables_aten_losses_is_registered():
+    override.enable()
+    assert override.unregistered == {}
+    for name in LOSSES:
+        assert torch._C._dispatch_has_kernel_for_dispatch_key(f"aten::{OPERATORS[name].aten_name}", "BackendSelect") \
+            or torch._C._dispatch_has_kernel_for_dispatch_key(f"aten::{OPERATORS[name].aten_name}", "AutogradCPU")
+
+
+REGRESSION_LOSSES = [name for name in LOSSES if OPERATORS[name].inputs[1].domain == "real"]
+
+
+def train(loss_module, steps=200):
+    """A small regression MLP trained by SGD on fixed data; returns its final parameters and losses."""
+    torch.manual_seed(0)
+    inputs = torch.randn(64, 8)
+    targets = (inputs @ torch.randn(8, 1)).tanh() * 3 + 0.1 * torch.randn(64, 1)
+    model = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.Tanh(), torch.nn.Linear(16, 1))
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.05)
+    losses = []
+    for _ in range(steps):
+        optimizer.zero_grad()
+        loss = loss_module(model(inputs), targets)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return torch.cat([p.detach().reshape(-1) for p in model.parameters()]), losses
+
+
+@pytest.mark.parametrize("name", REGRESSION_LOSSES)
+def test_a_regression_model_trains_the_same_with_and_without_the_override(name):
+    module = MODULES[OPERATORS[name].aten_name.replace("_", "")]()
+    own_parameters, own_losses = train(module)
+    with override.enabled():
+        parameters, losses = train(module)
+    assert losses[-1] < 0.5 * losses[0], "the model learns"
+    assert torch.allclose(parameters, own_parameters, rtol=1e-4, atol=1e-5)
+    assert np.allclose(losses, own_losses, rtol=1e-4, atol=1e-6)
