@@ -1,5 +1,6 @@
-// Benchmark of aclnnSoftMarginLossBackward and aclnnSoftMarginLoss against their yardsticks, in one run
-// (docs/contract.md section 5).
+// Benchmark of the operators against their yardsticks, in one run (docs/contract.md section 5, and
+// docs/performance.md): the soft margin operators in detail, and every row of the operator table against the
+// plain loop with its traffic (pair/family/...).
 //
 // Single benchmarks: the operator through the public API (fp32/fp16/bf16, full and 0-d gradOutput, a
 // [N/64, 1] target, a transposed self, mixed dtypes) at 1K to 64M elements on 1 thread and on all cores, the
@@ -280,6 +281,24 @@ int main(int argc, char** argv) {
                  true);
             pair("loss_bf16_vs_f32", op("loss_none", ACL_BF16), alone(op("loss_none", ACL_FLOAT)), false);
             pair("loss_f16_vs_f32", op("loss_none", ACL_FLOAT16), alone(op("loss_none", ACL_FLOAT)), false);
+            // Every operator of the table against the plain loop of its traffic: a gradient (mean, full
+            // gradOutput) against the loop reading as many arrays; a loss under none likewise, under mean
+            // against the 2-read sum.
+            for (const aclnn_cpu::OperatorDescription& row : aclnn_cpu::kOperators) {
+                auto table_op = [=, &row](int64_t reduction) {
+                    return Factory([=, &row] { return bench::MakeTableOperator(row, reduction, n, threads); });
+                };
+                const std::string base = std::string("family/") + row.name + "/";
+                if (row.result == aclnn_cpu::ResultRule::kGradient) {
+                    pair(base + "mean_vs_loop", table_op(1), loop(row.input_count), true);
+                    continue;
+                }
+                pair(base + "none_vs_loop", table_op(0), loop(row.input_count), true);
+                pair(base + "mean_vs_sum2r", table_op(1), PartnerFactory([=](const bench::Workload& first) {
+                         return bench::MakePlainSum(n, threads, &first);
+                     }),
+                     true);
+            }
         }
     }
     // Compute headroom: one core, in cache.
@@ -302,7 +321,21 @@ int main(int argc, char** argv) {
                 MeasuredClock().c_str(), aclnn_cpu::kernels::ActiveSimdTarget().c_str(), cores);
     bench::CollectingReporter reporter;
     benchmark::RunSpecifiedBenchmarks(&reporter);
-    bench::PrintRatioTable(reporter.results(), large, thread_counts);
+    std::vector<bench::Target> family;
+    for (const aclnn_cpu::OperatorDescription& row : aclnn_cpu::kOperators) {
+        const std::string base = std::string("family/") + row.name + "/";
+        const std::string reads = std::to_string(row.input_count) + "-read";
+        if (row.result == aclnn_cpu::ResultRule::kGradient) {
+            family.push_back({base + "mean_vs_loop", std::string(row.api_name) + " mean, f32 / " + reads +
+                              " 1-write loop (bytes/s)", ">= 0.90", 0.9});
+            continue;
+        }
+        family.push_back({base + "none_vs_loop", std::string(row.api_name) + " none, f32 / " + reads +
+                          " 1-write loop (bytes/s)", ">= 0.90", 0.9});
+        family.push_back({base + "mean_vs_sum2r", std::string(row.api_name) + " mean, f32 / 2-read sum loop (bytes/s)",
+                          ">= 0.90", 0.9});
+    }
+    bench::PrintRatioTable(reporter.results(), large, thread_counts, family);
     benchmark::Shutdown();
     return 0;
 }

@@ -24,14 +24,8 @@ void CollectingReporter::ReportRuns(const std::vector<Run>& runs) {
 }
 
 void PrintRatioTable(const std::map<std::string, Measured>& results, const std::vector<int64_t>& large_sizes,
-                     const std::vector<int>& thread_counts) {
-    struct Target {
-        const char* pair;
-        const char* what;
-        const char* goal_text;
-        double goal;  // 0: information only
-    };
-    const Target targets[] = {
+                     const std::vector<int>& thread_counts, const std::vector<Target>& family) {
+    std::vector<Target> targets = {
         {"f32_vs_loop3r1w", "f32 op / same-traffic loop (bytes/s)", ">= 0.90", 0.9},
         {"scalar_grad_vs_loop2r1w", "f32, 0-d gradOutput / 2-read loop (bytes/s)", ">= 0.90", 0.9},
         {"bf16_vs_f32", "bf16 op / f32 op (elements/s)", ">= 0.90", 0.9},
@@ -47,6 +41,7 @@ void PrintRatioTable(const std::map<std::string, Measured>& results, const std::
         {"loss_bf16_vs_f32", "forward none, bf16 / f32 (elements/s)", "(info)", 0.0},
         {"loss_f16_vs_f32", "forward none, f16 / f32 (elements/s)", "(info)", 0.0},
     };
+    targets.insert(targets.end(), family.begin(), family.end());
     // The median ratio decides; the range over the repetitions shows how far this run's minutes moved it.
     auto ratio_text = [](const Measured& m) {
         char text[64];
@@ -67,8 +62,8 @@ void PrintRatioTable(const std::map<std::string, Measured>& results, const std::
                 if (it == results.end()) continue;
                 const double ratio = it->second.ratio;
                 const char* met = t.goal == 0.0 ? "" : ratio >= t.goal ? "yes" : "**no**";
-                std::printf("| %s | %lldM | %d | %s | %s | %s |\n", t.what, static_cast<long long>(n >> 20), threads,
-                            t.goal_text, ratio_text(it->second).c_str(), met);
+                std::printf("| %s | %lldM | %d | %s | %s | %s |\n", t.what.c_str(), static_cast<long long>(n >> 20),
+                            threads, t.goal_text.c_str(), ratio_text(it->second).c_str(), met);
             }
         }
     }
@@ -83,7 +78,8 @@ void PrintRatioTable(const std::map<std::string, Measured>& results, const std::
         auto it = results.find(std::string("pair/") + t.pair + "/n:262144/threads:1");
         if (it == results.end()) continue;
         const double ratio = it->second.ratio;
-        std::printf("| %s | 256K | 1 | %s | %s | %s |\n", t.what, t.goal_text, ratio_text(it->second).c_str(),
+        std::printf("| %s | 256K | 1 | %s | %s | %s |\n", t.what.c_str(), t.goal_text.c_str(),
+                    ratio_text(it->second).c_str(),
                     t.goal == 0.0 ? "" : ratio >= t.goal ? "yes" : "**no**");
     }
     auto call = results.find("latency/call4");

@@ -29,8 +29,17 @@ private:
     std::map<std::string, Measured> results_;
 };
 
-// Prints the ratio table for the sizes and thread counts that were run.
+// A row of the ratio table: the pair's name (pair/<pair>/n:.../threads:...), what it compares, the target.
+struct Target {
+    std::string pair;
+    std::string what;
+    std::string goal_text;
+    double goal;  // 0: information only
+};
+
+// Prints the ratio table for the sizes and thread counts that were run: the soft margin operators' targets,
+// then `family` (a pair per operator of the table and reduction).
 void PrintRatioTable(const std::map<std::string, Measured>& results, const std::vector<int64_t>& large_sizes,
-                     const std::vector<int>& thread_counts);
+                     const std::vector<int>& thread_counts, const std::vector<Target>& family);
 
 }  // namespace bench

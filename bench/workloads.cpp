@@ -157,6 +157,69 @@ private:
     aclrtStream stream_ = nullptr;
 };
 
+class TableOperatorWorkload : public Workload {
+public:
+    TableOperatorWorkload(const aclnn_cpu::OperatorDescription& row, int64_t reduction, int64_t n, int threads)
+        : row_(row), threads_(threads) {
+        const bool reduced = aclnn_cpu::ReducesTo(row, reduction);
+        const bool over_first_dim = reduced && row.result == aclnn_cpu::ResultRule::kLossOverFirstDim;
+        const std::vector<int64_t> input_dims = over_first_dim ? std::vector<int64_t>{n / 1024, 1024}
+                                                               : std::vector<int64_t>{n};
+        const std::vector<int64_t> out_dims = over_first_dim ? std::vector<int64_t>{1024}
+                                              : reduced      ? std::vector<int64_t>{}
+                                                             : input_dims;
+        std::vector<const aclTensor*> inputs;
+        for (int k = 0; k <= row.input_count; ++k) {
+            tensors_.push_back(std::make_unique<BenchTensor>(k < row.input_count ? input_dims : out_dims,
+                                                             std::vector<int64_t>{}, ACL_FLOAT,
+                                                             static_cast<uint32_t>(k + 1)));
+            bytes_ += tensors_.back()->bytes();  // each input read once, out written once
+            if (k < row.input_count) inputs.push_back(tensors_.back()->tensor());
+        }
+        items_ = n;
+        double parameters[aclnn_cpu::kMaxOperatorParameters] = {};
+        for (int p = 0; p < row.parameter_count; ++p) parameters[p] = row.parameters[p].default_value;
+        parameters[0] = static_cast<double>(reduction);
+        uint64_t workspace_size = 0;
+        if (row.get_workspace_size(inputs.data(), parameters, tensors_.back()->tensor(), &workspace_size,
+                                   &executor_) != 0 ||
+            aclSetAclOpExecutorRepeatable(executor_) != 0) {
+            const char* message = aclGetRecentErrMsg();
+            error_ = message != nullptr ? message : "set-up failed";
+            executor_ = nullptr;
+            return;
+        }
+        if (workspace_size > 0) workspace_ = std::make_unique<DeviceBlock>(static_cast<int64_t>(workspace_size));
+        workspace_size_ = workspace_size;
+        aclrtCreateStream(&stream_);
+    }
+    ~TableOperatorWorkload() override {
+        if (executor_ != nullptr) aclDestroyAclOpExecutor(executor_);
+        if (stream_ != nullptr) aclrtDestroyStream(stream_);
+    }
+    std::vector<void*> Buffers(int64_t min_bytes) const override {
+        std::vector<void*> buffers;
+        for (const auto& tensor : tensors_) {
+            if (tensor->bytes() >= min_bytes && tensor->data() != nullptr) buffers.push_back(tensor->data());
+        }
+        return buffers;
+    }
+    void Run() override {
+        setenv("ACLNN_CPU_NUM_THREADS", std::to_string(threads_).c_str(), 1);
+        row_.run(workspace_ != nullptr ? workspace_->data() : nullptr, workspace_size_, executor_, stream_);
+        aclrtSynchronizeStream(stream_);
+    }
+
+private:
+    const aclnn_cpu::OperatorDescription& row_;
+    int threads_;
+    std::vector<std::unique_ptr<BenchTensor>> tensors_;  // the inputs, then out
+    std::unique_ptr<DeviceBlock> workspace_;
+    uint64_t workspace_size_ = 0;
+    aclOpExecutor* executor_ = nullptr;
+    aclrtStream stream_ = nullptr;
+};
+
 // Arrays for the comparison kernels: `reads` inputs and `writes` outputs of n elements. Borrowed from the
 // partner's buffers where there is a partner (its first `reads` for the inputs, its last `writes` for the
 // outputs; a partner that lends too few is a set-up error, not a silent fallback to separate memory), else
@@ -309,6 +372,11 @@ private:
 
 std::unique_ptr<Workload> MakeOperator(const std::string& variant, aclDataType type, int64_t n, int threads) {
     return std::make_unique<OperatorWorkload>(variant, type, n, threads);
+}
+
+std::unique_ptr<Workload> MakeTableOperator(const aclnn_cpu::OperatorDescription& row, int64_t reduction, int64_t n,
+                                            int threads) {
+    return std::make_unique<TableOperatorWorkload>(row, reduction, n, threads);
 }
 
 std::unique_ptr<Workload> MakePlainLoop(int reads, int element_size, int64_t n, int threads,

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "ops/operator_table.h"
 
 namespace bench {
 
@@ -34,6 +35,12 @@ protected:
 // [n/64, 1] target), transposed_self ([s, s] with self stored transposed), mixed (bf16 grad, f32 self, f16
 // target, f16 out). aclnnSoftMarginLoss: loss_none (out of n elements), loss_mean (0-d out).
 std::unique_ptr<Workload> MakeOperator(const std::string& variant, aclDataType type, int64_t n, int threads);
+
+// A row of the operator table (ops/operator_table.h) through its own phase functions, on fp32 inputs of n
+// elements with the row's default parameters and the given reduction: out is n elements unless the reduction
+// reduces (0-d; a row summing over the first dim takes [n/1024, 1024] inputs and writes 1024).
+std::unique_ptr<Workload> MakeTableOperator(const aclnn_cpu::OperatorDescription& row, int64_t reduction, int64_t n,
+                                            int threads);
 
 // Plain loops with the operator's traffic: reads + 1 write of element_size-byte elements. Given a partner
 // (the operator it is paired with), the loop reads the first `reads` of its buffers of n elements and writes

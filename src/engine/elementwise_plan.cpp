@@ -281,24 +281,40 @@ float ElementwisePlan::Sum(const OperandPointers& bases, double* chunk_sums, int
     return total;
 }
 
+int64_t ElementwisePlan::RowChunks() const {
+    // Rows are cut into chunks only where the columns are few (their partial sums then stay within 2 MiB):
+    // many columns give the threads blocks enough.
+    constexpr int64_t kRowChunks = 16, kMostChunkedColumns = 16384;
+    if (columns_ > kMostChunkedColumns || first_dim_ <= 1) return 1;
+    const int64_t chunk_rows = (first_dim_ + kRowChunks - 1) / kRowChunks;
+    return (first_dim_ + chunk_rows - 1) / chunk_rows;
+}
+
 void ElementwisePlan::SumOverFirstDim(const OperandPointers& bases, double* sums, int threads) const {
-    // Columns are cut into blocks of kColumnBlock, which threads share; within a block the kernel computes
-    // `rows` rows at a time into an L1 buffer (one row when the columns fill a block, several when they are few),
-    // and each column adds its rows' values as float64 in increasing row order -- the same bits for any split.
-    constexpr int64_t kColumnBlock = 2048;
+    // The work is cut into units of (a chunk of rows, a block of columns) that threads share; both cuts depend on
+    // the shape alone. Within a unit the kernel computes `rows_per_pass` rows at a time into an L1 buffer (one
+    // row when the columns fill a block, several when they are few), and each column adds its rows' values as
+    // float64 in increasing row order into the chunk's partial sums; the partials are then added in chunk
+    // order. The same bits for any thread count.
+    constexpr int64_t kColumnBlock = 2048, kPassElements = 8192;
     const int64_t columns = columns_;
     const int64_t block_columns = std::min(columns, kColumnBlock);
-    const int64_t rows_per_pass = std::max<int64_t>(1, kColumnBlock / columns);
+    const int64_t rows_per_pass = block_columns == columns ? std::max<int64_t>(1, kPassElements / columns) : 1;
     const int64_t blocks = (columns + block_columns - 1) / block_columns;
-    ParallelSlicesAligned(blocks, threads, std::max<int64_t>(1, kGrainElements / (block_columns * first_dim_)), 1,
-                          [&](int64_t first_block, int64_t end_block) {
-        float values[kColumnBlock];
-        for (int64_t block = first_block; block < end_block; ++block) {
+    const int64_t row_chunks = RowChunks();
+    const int64_t chunk_rows = (first_dim_ + row_chunks - 1) / row_chunks;
+    const int64_t units = blocks * row_chunks;
+    ParallelSlicesAligned(units, threads, std::max<int64_t>(1, kGrainElements / (block_columns * chunk_rows)), 1,
+                          [&](int64_t first_unit, int64_t end_unit) {
+        float values[kPassElements];
+        for (int64_t unit = first_unit; unit < end_unit; ++unit) {
+            const int64_t chunk = unit / blocks, block = unit % blocks;
             const int64_t j0 = block * block_columns, j1 = std::min(columns, j0 + block_columns);
-            double* column_sums = sums + j0;
+            const int64_t row_end = std::min(first_dim_, (chunk + 1) * chunk_rows);
+            double* column_sums = sums + chunk * columns + j0;
             std::fill(column_sums, column_sums + (j1 - j0), 0.0);
-            for (int64_t row = 0; row < first_dim_; row += rows_per_pass) {
-                const int64_t rows = std::min(rows_per_pass, first_dim_ - row);
+            for (int64_t row = chunk * chunk_rows; row < row_end; row += rows_per_pass) {
+                const int64_t rows = std::min(rows_per_pass, row_end - row);
                 // rows > 1 only when one block holds every column: then [row * columns, (row + rows) * columns)
                 // is one linear range of S.
                 const int64_t first = row * columns + j0;
@@ -306,11 +322,12 @@ void ElementwisePlan::SumOverFirstDim(const OperandPointers& bases, double* sums
                 OperandPointers at = bases;
                 at[output_index()] = reinterpret_cast<char*>(values) - first * 4;
                 ForEachTile(shape_, at, first, last, [&](const Tile& tile) { kernel_(config_, tile, nullptr); });
-                for (int64_t r = 0; r < rows; ++r)
-                    for (int64_t j = 0; j < j1 - j0; ++j) column_sums[j] += values[r * (j1 - j0) + j];
+                kernels::AddRowsToColumnSums(values, rows, j1 - j0, column_sums);
             }
         }
     });
+    for (int64_t chunk = 1; chunk < row_chunks; ++chunk)
+        for (int64_t j = 0; j < columns; ++j) sums[j] += sums[chunk * columns + j];
     // Each sum rounded once to fp32; a mean then times the reduce template's 1/N0 (or over N0); then the promote
     // type and out's dtype.
     const OperandPointers copy_bases = {reinterpret_cast<char*>(sums), bases[output_index()], nullptr, nullptr,
@@ -364,7 +381,8 @@ aclnnStatus ElementwisePlan::Bind(void* workspace, uint64_t workspace_size, rt::
     }
     if (sum_over_first_dim_) {
         *task = [plan, bases, threads]() -> aclError {
-            std::unique_ptr<double[]> sums(new (std::nothrow) double[static_cast<size_t>(plan->columns_)]);
+            std::unique_ptr<double[]> sums(
+                new (std::nothrow) double[static_cast<size_t>(plan->columns_ * plan->RowChunks())]);
             if (!sums) {
                 SetErrorMessage(aclnn_cpu::kAclnnInnerError, "%s: cannot allocate %lld column sums.",
                                 plan->phase2_name_, static_cast<long long>(plan->columns_));

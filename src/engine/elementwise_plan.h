@@ -65,7 +65,10 @@ private:
     bool OutNeedsStaging(const OperandPointers& bases) const;
     void Store(const IterationShape& shape, const OperandPointers& bases, int threads) const;
     // sum_over_first_dim: each column's float64 sum over the first dim, in increasing order, then out.
+    // sums: room for columns_ * RowChunks() partial sums; the columns' sums end in the first columns_.
     void SumOverFirstDim(const OperandPointers& bases, double* sums, int threads) const;
+    // How many chunks the rows are cut into for the threads (fixed by the shape, not the thread count).
+    int64_t RowChunks() const;
     void StoreThroughStaging(const OperandPointers& bases, char* staging, int threads) const;
     // The kSum result: the sum of every element's fp32 value (times 1/N for mean), as fp32.
     float Sum(const OperandPointers& bases, double* chunk_sums, int threads) const;

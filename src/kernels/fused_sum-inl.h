@@ -28,19 +28,6 @@ namespace aclnn_cpu::kernels::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 #if ACLNN_CPU_SUM_LANE_VECTORS
-// How far ahead of its loads a summed row asks for its input lines. A sum only reads, and with a few dozen
-// vector instructions between one line's loads and the next the demand loads (and the hardware prefetchers
-// they train) keep too few lines in flight to reach the memory's speed. The distance must cover the memory's
-// latency times its rate on the fastest-streaming core (the Zen 5's needs 8 KiB; 2 KiB fell short), and 16
-// KiB ahead for two inputs stays well inside a 48 KiB L1 (docs/design.md, "Prefetch policy").
-constexpr int64_t kSumPrefetchBytes = 8192;
-
-// Where SumsPrefetchTwice() (AMD x86), each line is asked for twice: non-temporally kSumPrefetchBytes ahead,
-// then into L1 this far ahead. On AMD the single request far ahead held the core's miss buffers for lines its
-// hardware prefetcher would have fetched anyway (data from L3 ran slower with it than without), while a near
-// request alone is too short for DRAM; the pair serves both (docs/design.md, "Prefetch policy").
-constexpr int64_t kSumNearPrefetchBytes = 2048;
-
 // Steps of a summed row whose results wait in a small ring in L1 before they are widened and added to the
 // lanes. The functor's dependency chain is long (the forward: product, reduction, six lookups feeding five
 // dependent multiply-adds), and the widening and adds at its end would otherwise be issued with it and wait
@@ -64,7 +51,7 @@ struct NonNegativeResults<Op, std::void_t<decltype(Op::kNonNegativeResults)>>
 // Adds elements [from, to) of a row -- whole groups of kSumLanes, `from` at a group's start -- to lanes.
 template <class Op, ElementType kIn, Widening kWidening>
 HWY_INLINE void AddGroupsOfRow(const FusedRows& a, const RowInputs<Op, kIn>& inputs, int64_t from, int64_t to,
-                               bool prefetch_twice, SumLaneVectors<kWidening>* lanes) {
+                               int64_t prefetch_bytes, SumLaneVectors<kWidening>* lanes) {
     const DF df;
     constexpr int64_t kLanes = static_cast<int64_t>(hn::MaxLanes(DF()));
     constexpr int64_t kSlots = SumLaneVectors<kWidening>::kSlots;
@@ -84,16 +71,12 @@ HWY_INLINE void AddGroupsOfRow(const FusedRows& a, const RowInputs<Op, kIn>& inp
             if (a.in_constant[k]) continue;
             const int64_t in_size = inputs.InSize(k);
             const char* at = p[k] + i * in_size;
-            // Past the input's end these only name lines that are never read: prefetches do not fault.
-            if (prefetch_twice) {
-                for (int64_t b = 0; b < kStep * in_size; b += kCacheLine)
-                    PrefetchLine<PrefetchTo::kL1>(at + kSumNearPrefetchBytes + b);
-                for (int64_t b = 0; b < kStep * in_size; b += kCacheLine)
-                    PrefetchLine<PrefetchTo::kL1NonTemporal>(at + kSumPrefetchBytes + b);
-            } else {
-                for (int64_t b = 0; b < kStep * in_size; b += kCacheLine)
-                    PrefetchLine<PrefetchTo::kL1>(at + kSumPrefetchBytes + b);
-            }
+            // A sum only reads, and with a few vector instructions between one line's loads and the next the
+            // demand loads (and the hardware prefetchers they train) keep too few lines in flight to reach the
+            // memory's speed, so each line is asked for ahead. Past the input's end these only name lines that
+            // are never read: prefetches do not fault.
+            for (int64_t b = 0; b < kStep * in_size; b += kCacheLine)
+                PrefetchLine<PrefetchTo::kL1>(at + prefetch_bytes + b);
         }
         float* slot = waiting[step % kSumRingSteps];
         ApplyToFour(inputs.op, df, [&](int k, int64_t at) { return inputs.Load(k, p, at); }, i, kLanes,
@@ -124,7 +107,7 @@ void FusedSumRowsKernel(const KernelConfig& config, const FusedRows& a, int64_t 
     constexpr int64_t kLanes = static_cast<int64_t>(hn::MaxLanes(DF()));
     HWY_ALIGN char tail_in[kMaxInputs][kLanes * sizeof(float)] = {};
     HWY_ALIGN float results[kLanes];
-    const bool prefetch_twice = SumsPrefetchTwice();
+    const int64_t prefetch_bytes = SumPrefetchBytes();
     const Op op = MakeFunctor<Op>(config);
     for (int64_t row = 0; row < a.rows; ++row) {
         const RowInputs<Op, kIn> inputs(config, op, a, row);
@@ -148,7 +131,7 @@ void FusedSumRowsKernel(const KernelConfig& config, const FusedRows& a, int64_t 
                 if (groups_end - head >= kScaledBitsMinElements) {
                     SumLaneVectors<Widening::kScaledBits> lanes(*sums);
                     if (lanes.Usable()) {
-                        AddGroupsOfRow(a, inputs, head, groups_end, prefetch_twice, &lanes);
+                        AddGroupsOfRow(a, inputs, head, groups_end, prefetch_bytes, &lanes);
                         // False where a result was negative, inf or NaN, or a lane reached 2^127: the row's
                         // groups are added again below, from the lanes as they were.
                         added = lanes.StoreTo(sums);
@@ -157,7 +140,7 @@ void FusedSumRowsKernel(const KernelConfig& config, const FusedRows& a, int64_t 
             }
             if (!added) {
                 SumLaneVectors<Widening::kConvert> lanes(*sums);
-                AddGroupsOfRow(a, inputs, head, groups_end, prefetch_twice, &lanes);
+                AddGroupsOfRow(a, inputs, head, groups_end, prefetch_bytes, &lanes);
                 lanes.StoreTo(sums);
             }
         }

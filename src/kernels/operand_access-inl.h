@@ -206,8 +206,7 @@ inline bool RunsDownColumns(const TileOperand& op) {
 // Where a prefetched line should go: L1 for rows computed from directly, L2 for the columns of a transposed
 // operand -- a power-of-two row pitch maps all of a block's columns to one or two L1 sets, where they would
 // evict each other before the transpose reads them.
-// kL1NonTemporal: into L1 for a single use, leaving the outer caches alone where the CPU supports the hint.
-enum class PrefetchTo { kL1, kL2, kL1NonTemporal };
+enum class PrefetchTo { kL1, kL2 };
 
 // Starts loading the cache line at p. GCC 12 deletes the prefetch builtins (and Highway's Prefetch) as dead
 // code when they are inlined into these loops, so x86 and AArch64 state them in volatile asm (PRFM PLDL1KEEP
@@ -217,21 +216,17 @@ HWY_INLINE void PrefetchLine(const char* p) {
 #if HWY_ARCH_X86
     if constexpr (kTo == PrefetchTo::kL1) {
         asm volatile("prefetcht0 %0" : : "m"(*p));
-    } else if constexpr (kTo == PrefetchTo::kL2) {
-        asm volatile("prefetcht1 %0" : : "m"(*p));
     } else {
-        asm volatile("prefetchnta %0" : : "m"(*p));
+        asm volatile("prefetcht1 %0" : : "m"(*p));
     }
 #elif HWY_ARCH_ARM_A64
     if constexpr (kTo == PrefetchTo::kL1) {
         asm volatile("prfm pldl1keep, %0" : : "Q"(*p));
-    } else if constexpr (kTo == PrefetchTo::kL2) {
-        asm volatile("prfm pldl2keep, %0" : : "Q"(*p));
     } else {
-        asm volatile("prfm pldl1strm, %0" : : "Q"(*p));
+        asm volatile("prfm pldl2keep, %0" : : "Q"(*p));
     }
 #else
-    __builtin_prefetch(p, 0, kTo == PrefetchTo::kL1 ? 3 : kTo == PrefetchTo::kL2 ? 2 : 0);
+    __builtin_prefetch(p, 0, kTo == PrefetchTo::kL1 ? 3 : 2);
 #endif
 }
 

@@ -77,6 +77,43 @@ void ConvertRow(ElementType from, const void* src, ElementType to, void* dst, in
 
 const char* TargetName() { return hwy::TargetName(HWY_TARGET); }
 
+// sums[j] += values[r * width + j] for r = 0, 1, ... rows - 1 in that order, each fp32 value widened to float64.
+void AddRowsToColumns(const float* values, int64_t rows, int64_t width, double* sums) {
+#if HWY_HAVE_FLOAT64
+    const hn::ScalableTag<double> dd;
+    const hn::Rebind<float, decltype(dd)> df_half;  // as many fp32 lanes as float64 lanes
+    const int64_t lanes = static_cast<int64_t>(hn::Lanes(dd));
+    int64_t j = 0;
+    // Four columns' vectors at a time: each column's additions are a dependency chain down the rows, and four
+    // independent chains keep the adder busy.
+    for (; j + 4 * lanes <= width; j += 4 * lanes) {
+        auto sum0 = hn::LoadU(dd, sums + j), sum1 = hn::LoadU(dd, sums + j + lanes);
+        auto sum2 = hn::LoadU(dd, sums + j + 2 * lanes), sum3 = hn::LoadU(dd, sums + j + 3 * lanes);
+        for (int64_t r = 0; r < rows; ++r) {
+            const float* row = values + r * width + j;
+            sum0 = hn::Add(sum0, hn::PromoteTo(dd, hn::LoadU(df_half, row)));
+            sum1 = hn::Add(sum1, hn::PromoteTo(dd, hn::LoadU(df_half, row + lanes)));
+            sum2 = hn::Add(sum2, hn::PromoteTo(dd, hn::LoadU(df_half, row + 2 * lanes)));
+            sum3 = hn::Add(sum3, hn::PromoteTo(dd, hn::LoadU(df_half, row + 3 * lanes)));
+        }
+        hn::StoreU(sum0, dd, sums + j);
+        hn::StoreU(sum1, dd, sums + j + lanes);
+        hn::StoreU(sum2, dd, sums + j + 2 * lanes);
+        hn::StoreU(sum3, dd, sums + j + 3 * lanes);
+    }
+    for (; j + lanes <= width; j += lanes) {
+        auto sum = hn::LoadU(dd, sums + j);
+        for (int64_t r = 0; r < rows; ++r) sum = hn::Add(sum, hn::PromoteTo(dd, hn::LoadU(df_half, values + r * width + j)));
+        hn::StoreU(sum, dd, sums + j);
+    }
+    for (; j < width; ++j)
+        for (int64_t r = 0; r < rows; ++r) sums[j] += static_cast<double>(values[r * width + j]);
+#else
+    for (int64_t j = 0; j < width; ++j)
+        for (int64_t r = 0; r < rows; ++r) sums[j] += static_cast<double>(values[r * width + j]);
+#endif
+}
+
 }  // namespace aclnn_cpu::kernels::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
@@ -85,6 +122,11 @@ namespace aclnn_cpu::kernels {
 
 HWY_EXPORT(ConvertRow);
 HWY_EXPORT(TargetName);
+HWY_EXPORT(AddRowsToColumns);
+
+void AddRowsToColumnSums(const float* values, int64_t rows, int64_t width, double* sums) {
+    HWY_DYNAMIC_DISPATCH(AddRowsToColumns)(values, rows, width, sums);
+}
 
 void ConvertRowSimd(ElementType from, const void* src, ElementType to, void* dst, int64_t n, Bf16Conversion bf16) {
     HWY_DYNAMIC_DISPATCH(ConvertRow)(from, src, to, dst, n, bf16);
@@ -101,15 +143,15 @@ bool CpuHasAvx512Bf16() {
 #endif
 }
 
-bool SumsPrefetchTwice() {
+int64_t SumPrefetchBytes() {
 #if HWY_ARCH_X86 && (defined(__GNUC__) || defined(__clang__))
     static const bool amd = [] {
         __builtin_cpu_init();
         return __builtin_cpu_is("amd") != 0;
     }();
-    return amd;
+    return amd ? 4096 : 8192;
 #else
-    return false;
+    return 8192;
 #endif
 }
 

@@ -16,10 +16,11 @@ void FlushStreamingStores();
 // Whether the CPU has AVX512-BF16 (vcvtne2ps2bf16), which the AVX-512 kernels use for BFLOAT16 narrowing.
 bool CpuHasAvx512Bf16();
 
-// Whether the fused sums ask for each input line twice -- non-temporally far ahead and into L1 near ahead --
-// instead of once into L1 far ahead: on AMD x86 cores, where that streamed faster (docs/design.md, "Prefetch
-// policy"). Elsewhere unmeasured, so unchanged.
-bool SumsPrefetchTwice();
+// How far ahead of its loads a fused sum asks for its input lines (docs/design.md, "Prefetch policy"): 4 KiB on
+// AMD x86 cores, where a request further ahead held the core's miss buffers for lines its hardware prefetcher
+// fetches anyway, and the cheaper functors' sums fell below 0.9 of the sum loop; 8 KiB elsewhere, which covers
+// memory latency times rate on the fastest-streaming core measured.
+int64_t SumPrefetchBytes();
 
 // Which BFLOAT16 conversions ConvertRowSimd uses between fp32 and BFLOAT16: one vector at a time (the blocked
 // path and mixed dtypes), the all-BFLOAT16 kernel's even/odd pairs with integer rounding, or those pairs with
@@ -30,6 +31,10 @@ enum class Bf16Conversion { kOneVector, kPairs, kPairsWithHardware };
 // (widening to fp32, then narrowing), on the current dispatch target. For tests.
 ACLNN_CPU_INTERNAL void ConvertRowSimd(ElementType from, const void* src, ElementType to, void* dst, int64_t n,
                                        Bf16Conversion bf16 = Bf16Conversion::kOneVector);
+
+// sums[j] += values[r * width + j] for each row r in increasing order, in float64 (a sum over a tensor's first
+// dim, from rows of fp32 terms): the same bits on every target.
+void AddRowsToColumnSums(const float* values, int64_t rows, int64_t width, double* sums);
 
 // The name of the Highway target that the kernels dispatch to now (for benchmarks and tests).
 ACLNN_CPU_INTERNAL std::string ActiveSimdTarget();
