@@ -105,6 +105,10 @@ expect_output soft_margin_loss_backward \
 # The loss and gradient of self = [0, 1, 2, 3], target = [1, -1, 1, -1], mean, computed by hand.
 expect_output soft_margin_loss $'loss is: 1.295481\ngradient[0] is: -0.125000\ngradient[1] is: 0.182765\ngradient[2] is: -0.029801\ngradient[3] is: 0.238144'
 
+# A regression loss with a parameter: smooth L1 (beta = 0.5) of self = [0, 0.5, 2, -3], target = [0.25, 0, 0, 0],
+# mean, and its gradient, computed by hand (the example's comment).
+expect_output smooth_l1_loss $'loss is: 1.203125\ngradient[0] is: -0.125000\ngradient[1] is: 0.250000\ngradient[2] is: 0.250000\ngradient[3] is: -0.250000'
+
 # Stream 2 waits on an event for stream 1's loss, then weights the gradient by it (fp32 results: the last is
 # 2.904006 where float64 gives 2.9040054).
 expect_output multi_stream $'loss[0] is: 0.693147\nloss[1] is: 1.313262\nloss[2] is: 0.126928\nloss[3] is: 3.048587\ngradient[0] is: -0.346574\ngradient[1] is: 0.960071\ngradient[2] is: -0.015130\ngradient[3] is: 2.904006'
