@@ -111,16 +111,17 @@ def _promoted_type(inputs):
     return types.pop() if len(types) == 1 and next(iter(types)) in NAMES else ACL_FLOAT
 
 
-def _allocate_result(kind, shape, acl_type):
-    """The result array, in the caller's kind: torch for torch inputs, numpy (Bfloat16 for bfloat16) else."""
+def _allocate_result(kind, shape, acl_type, zeroed):
+    """The result array, in the caller's kind: torch for torch inputs, numpy (Bfloat16 for bfloat16) else;
+    zero-filled where the operator may leave it unwritten."""
     if kind == "torch":
         import torch
         torch_type = {0: torch.float32, 1: torch.float16, 27: torch.bfloat16}[acl_type]
-        result = torch.empty(shape, dtype=torch_type)
+        result = (torch.zeros if zeroed else torch.empty)(shape, dtype=torch_type)
         strides = list(result.stride())
         item = result.element_size()
         return result, Operand("out", result.data_ptr(), acl_type, shape, strides, item, kind, result)
-    storage = np.empty(shape, dtype=STORAGE[acl_type])
+    storage = (np.zeros if zeroed else np.empty)(shape, dtype=STORAGE[acl_type])
     return (Bfloat16(storage) if acl_type == ACL_BF16 else storage), from_numpy("out", storage, acl_type)
 
 
@@ -141,7 +142,11 @@ def run_operator(name, values, parameters=None, out_dtype=None):
     present = [op for op in inputs if op is not None]
     acl_type = _promoted_type(present) if out_dtype is None else parse_dtype(out_dtype)
     kind = "torch" if any(op.kind == "torch" for op in present) else "numpy"
-    result, out = _allocate_result(kind, info.result_shape([op.shape for op in present], reduction), acl_type)
+    # An empty input can leave out unwritten (aclnnMseLossOut writes nothing then, as CANN): the result is then
+    # zeros, never the allocator's leftovers.
+    empty_input = any(0 in op.shape for op in present)
+    result, out = _allocate_result(kind, info.result_shape([op.shape for op in present], reduction), acl_type,
+                                   empty_input)
     _core.run(name, [None if op is None else op.spec() for op in inputs], out.spec(), doubles,
               host_regions(present + [out]))
     return result

@@ -271,3 +271,12 @@ def test_negative_strides_are_copied_and_give_the_same_bits():
     got = aclnn_cpu.soft_margin_loss(reversed_view, y, reduction="none")
     expected = aclnn_cpu.soft_margin_loss(np.ascontiguousarray(reversed_view), y, reduction="none")
     assert got.tobytes() == expected.tobytes()
+
+
+@pytest.mark.parametrize("name", sorted(n for n, i in _operators.OPERATORS.items() if i.result == "loss_over_first_dim"))
+def test_an_empty_first_dim_gives_zeros_not_leftovers(name):
+    """CANN's operator writes nothing for an empty input; the Python result is then zeros, in either kind."""
+    function, arity = OPERATORS[name]
+    for reduction in ("mean", "sum"):
+        got = function(*[np.ones((0, 5), np.float32)] * arity, reduction=reduction)
+        assert got.shape == (5,) and not np.any(np.asarray(got))
