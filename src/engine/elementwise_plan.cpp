@@ -141,6 +141,8 @@ ElementwisePlan::ElementwisePlan(const ElementwiseDescription& description, std:
     config_.stream_stores = config_.output == OutputMode::kStore && !sum_over_first_dim_ &&
                             shape_.numel * kernels::ElementSize(config_.out_type()) >= kStreamingBytes;
     kernel_ = description.choose_kernel(config_, Fusable(config_, shape_));
+    if (sum_over_first_dim_ && description.choose_column_sum_kernel != nullptr)
+        column_sum_kernel_ = description.choose_column_sum_kernel(config_, Fusable(config_, shape_));
 }
 
 aclnnStatus ElementwisePlan::ResolveAddresses(const char* caller, OperandPointers* bases) const {
@@ -313,6 +315,20 @@ void ElementwisePlan::SumOverFirstDim(const OperandPointers& bases, double* sums
             const int64_t row_end = std::min(first_dim_, (chunk + 1) * chunk_rows);
             double* column_sums = sums + chunk * columns + j0;
             std::fill(column_sums, column_sums + (j1 - j0), 0.0);
+            if (column_sum_kernel_ != nullptr) {
+                // Straight into the sums: the unit's rows as one range of S where the block holds every column.
+                const kernels::ColumnSums into{column_sums, j0, columns};
+                auto add = [&](int64_t first, int64_t last) {
+                    ForEachTile(shape_, bases, first, last,
+                                [&](const Tile& tile) { column_sum_kernel_(config_, tile, into); });
+                };
+                if (j0 == 0 && j1 == columns) {
+                    add(chunk * chunk_rows * columns, row_end * columns);
+                } else {
+                    for (int64_t row = chunk * chunk_rows; row < row_end; ++row) add(row * columns + j0, row * columns + j1);
+                }
+                continue;
+            }
             for (int64_t row = chunk * chunk_rows; row < row_end; row += rows_per_pass) {
                 const int64_t rows = std::min(rows_per_pass, row_end - row);
                 // rows > 1 only when one block holds every column: then [row * columns, (row + rows) * columns)

@@ -41,6 +41,9 @@ struct ElementwiseDescription {
     // shape without it), each value rounded to the promote type first (aclnnMseLossOut's "none" result, then a
     // ReduceSum or ReduceMean over dim 0).
     bool sum_over_first_dim = false;
+    // sum_over_first_dim: the operator's chooser of a kernel that adds into the columns' sums directly (one
+    // pass), or nullptr (every tile is stored into an L1 buffer that is then added).
+    kernels::ColumnSumKernelChooser choose_column_sum_kernel = nullptr;
 };
 
 class ElementwisePlan final : public OpPlan, public std::enable_shared_from_this<ElementwisePlan> {
@@ -84,6 +87,7 @@ private:
     // sum_over_first_dim: the first dim's size, the columns (elements of the rest), out's dtype (the kernel
     // stores fp32 into a buffer), and the walk from the columns' dense sums to out.
     bool sum_over_first_dim_ = false;
+    kernels::ColumnSumKernel column_sum_kernel_ = nullptr;  // chosen in phase 1; nullptr: the buffered path
     int64_t first_dim_ = 0;
     int64_t columns_ = 0;
     kernels::ElementType reduced_out_type_ = kernels::ElementType::kFloat32;

@@ -33,6 +33,7 @@
 
 #include "hwy/highway.h"
 #include "kernels/blocked_tile-inl.h"
+#include "kernels/fused_column_sum-inl.h"
 #include "kernels/fused_rows-inl.h"
 #include "kernels/fused_sum-inl.h"
 #include "kernels/tile_kernel.h"
@@ -77,6 +78,24 @@ TileKernel ChooseTileKernel(const KernelConfig& config, bool fusable) {
         return WithElementType(config.out_type(), [](auto out_type) -> TileKernel {
             return &FusedTile<Op, decltype(in_type)::value, decltype(out_type)::value>;
         });
+    });
+#endif
+}
+
+// The sum-over-the-first-dim kernel for config on this target: the fused instance for inputs of one dtype when
+// the engine found every tile fusable; nullptr otherwise (the engine then stores into a buffer and adds that).
+// Only operators with such a sum instantiate it.
+template <class Op>
+ColumnSumKernel ChooseColumnSumKernel(const KernelConfig& config, bool fusable) {
+#if ACLNN_CPU_BLOCKED_KERNELS_ONLY || !HWY_HAVE_FLOAT64
+    (void)config, (void)fusable;
+    return nullptr;
+#else
+    bool one_type = true;
+    for (int k = 1; k < config.num_inputs; ++k) one_type = one_type && config.types[k] == config.types[0];
+    if (!fusable || !one_type) return nullptr;
+    return WithElementType(config.types[0], [](auto in_type) -> ColumnSumKernel {
+        return &FusedColumnSumTile<Op, decltype(in_type)::value>;
     });
 #endif
 }

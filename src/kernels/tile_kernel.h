@@ -46,6 +46,21 @@ struct alignas(64) SumAccumulator {
 // Computes the elements [tile.first, tile.last) of a tile; in kSum mode adds them to *sums (else unused).
 using TileKernel = void (*)(const KernelConfig& config, const Tile& tile, SumAccumulator* sums);
 
+// Float64 sums of the columns first .. first + (number held) of a broadcast shape whose rows have `count`
+// elements: where a sum over the first dim adds a value of column j (its linear index % count).
+struct ColumnSums {
+    double* sums;   // sums[j - first] is column j's
+    int64_t first;
+    int64_t count;  // columns in a row of S
+};
+
+// Adds the fp32 values of the elements [tile.first, tile.last) of a tile, each rounded to the promote type, to
+// their columns' sums, in increasing linear index (a sum over the first dim, with no buffer in between).
+using ColumnSumKernel = void (*)(const KernelConfig& config, const Tile& tile, const ColumnSums& columns);
+// An operator's chooser of it: the fused instance for config's dtypes, or nullptr where the tiles are not
+// fusable or the target has no float64 vectors (the engine then stores into a buffer and adds that).
+using ColumnSumKernelChooser = ColumnSumKernel (*)(const KernelConfig& config, bool fusable);
+
 // An operator's kernel chooser (dispatched to the CPU's best SIMD target): the tile function for config,
 // fused (straight from and to memory) when the engine found every tile fusable, blocked otherwise.
 using TileKernelChooser = TileKernel (*)(const KernelConfig& config, bool fusable);

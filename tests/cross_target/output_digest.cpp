@@ -1,5 +1,6 @@
-// Prints, for every SIMD target Highway compiled and this CPU runs, a digest of both operators' results on a
-// fixed set of inputs (every dtype and reduction, a broadcast target). The inputs are made with
+// Prints, for every SIMD target Highway compiled and this CPU runs, a digest of the results of every operator of
+// the table (ops/operator_table.h) on a fixed set of inputs (every dtype and reduction, the default parameters
+// and others, a broadcast target). The inputs are made with
 // integer arithmetic and one correctly rounded division each, so every machine starts from the same bits; NaN
 // results are hashed as one NaN, since their sign and payload are the hardware's (x86's default NaN is
 // negative, Arm's positive). scripts/run_tests_aarch64.sh compares the aarch64 targets' digests with the x86
@@ -11,9 +12,8 @@
 #include <vector>
 
 #include "acl/acl.h"
-#include "aclnnop/aclnn_soft_margin_loss.h"
-#include "aclnnop/aclnn_soft_margin_loss_backward.h"
 #include "hwy/targets.h"
+#include "ops/operator_table.h"
 #include "reference.h"
 
 namespace {
@@ -104,26 +104,38 @@ uint64_t DigestOfAllCases() {
         Buffer grad({rows, columns}, type, values(kElements, 1000, 7.0f));
         Buffer out({rows, columns}, type, std::vector<float>(kElements, 0.0f));
         Buffer sum({}, ACL_FLOAT, {0.0f});
-        uint64_t workspace_size = 0;
-        aclOpExecutor* executor = nullptr;
-        for (int64_t reduction : {0, 1, 2}) {
-            aclnnSoftMarginLossBackwardGetWorkspaceSize(grad.tensor(), self.tensor(), target.tensor(), reduction,
-                                                        out.tensor(), &workspace_size, &executor);
-            aclnnSoftMarginLossBackward(nullptr, 0, executor, nullptr);
-            aclrtSynchronizeStream(nullptr);
-            out.AddTo(&digest, type);
-        }
-        aclnnSoftMarginLossGetWorkspaceSize(self.tensor(), target.tensor(), 0, out.tensor(), &workspace_size,
-                                            &executor);
-        aclnnSoftMarginLoss(nullptr, 0, executor, nullptr);
-        aclrtSynchronizeStream(nullptr);
-        out.AddTo(&digest, type);
-        for (int64_t reduction : {1, 2}) {
-            aclnnSoftMarginLossGetWorkspaceSize(self.tensor(), target.tensor(), reduction, sum.tensor(),
-                                                &workspace_size, &executor);
-            aclnnSoftMarginLoss(nullptr, 0, executor, nullptr);
-            aclrtSynchronizeStream(nullptr);
-            sum.AddTo(&digest, ACL_FLOAT);
+        Buffer column_sums({columns}, ACL_FLOAT, std::vector<float>(static_cast<size_t>(columns), 0.0f));
+        for (const aclnn_cpu::OperatorDescription& row : aclnn_cpu::kOperators) {
+            // self is self, an incoming gradient is grad, any other input is the broadcast target.
+            std::vector<const aclTensor*> inputs;
+            for (int k = 0; k < row.input_count; ++k) {
+                inputs.push_back(k == row.self_input ? self.tensor()
+                                 : row.inputs[k].domain == aclnn_cpu::ValueDomain::kGradient ? grad.tensor()
+                                                                                             : target.tensor());
+            }
+            // The default parameters, then the others (beta) at half their default.
+            for (int variant = 0; variant < (row.parameter_count > 1 ? 2 : 1); ++variant) {
+                for (int64_t reduction : {0, 1, 2}) {
+                    double parameters[aclnn_cpu::kMaxOperatorParameters] = {};
+                    for (int p = 0; p < row.parameter_count; ++p)
+                        parameters[p] = row.parameters[p].default_value * (variant == 1 ? 0.5 : 1.0);
+                    parameters[0] = static_cast<double>(reduction);
+                    const bool reduced = aclnn_cpu::ReducesTo(row, reduction);
+                    const Buffer& result = !reduced ? out
+                                           : row.result == aclnn_cpu::ResultRule::kLossOverFirstDim ? column_sums
+                                                                                                     : sum;
+                    uint64_t workspace_size = 0;
+                    aclOpExecutor* executor = nullptr;
+                    if (row.get_workspace_size(inputs.data(), parameters, result.tensor(), &workspace_size,
+                                               &executor) != ACL_SUCCESS) {
+                        std::fprintf(stderr, "%s refused the digest's case: %s\n", row.api_name, aclGetRecentErrMsg());
+                        return 0;
+                    }
+                    row.run(nullptr, 0, executor, nullptr);
+                    aclrtSynchronizeStream(nullptr);
+                    result.AddTo(&digest, reduced ? ACL_FLOAT : type);
+                }
+            }
         }
     }
     return digest.state;

@@ -47,6 +47,9 @@ kernels::TileKernel ChooseLoss(const kernels::KernelConfig& config, bool fusable
 kernels::TileKernel ChooseGradient(const kernels::KernelConfig& config, bool fusable) {
     return kernels::HWY_NAMESPACE::ChooseTileKernel<MseLossGrad>(config, fusable);
 }
+kernels::ColumnSumKernel ChooseLossColumnSums(const kernels::KernelConfig& config, bool fusable) {
+    return kernels::HWY_NAMESPACE::ChooseColumnSumKernel<MseLoss>(config, fusable);
+}
 
 }  // namespace aclnn_cpu::ops::mse_loss::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
@@ -56,12 +59,16 @@ namespace aclnn_cpu::ops::mse_loss {
 
 HWY_EXPORT(ChooseLoss);
 HWY_EXPORT(ChooseGradient);
+HWY_EXPORT(ChooseLossColumnSums);
 
 kernels::TileKernel ChooseLossKernel(const kernels::KernelConfig& config, bool fusable) {
     return HWY_DYNAMIC_DISPATCH(ChooseLoss)(config, fusable);
 }
 kernels::TileKernel ChooseGradientKernel(const kernels::KernelConfig& config, bool fusable) {
     return HWY_DYNAMIC_DISPATCH(ChooseGradient)(config, fusable);
+}
+kernels::ColumnSumKernel ChooseLossColumnSumKernel(const kernels::KernelConfig& config, bool fusable) {
+    return HWY_DYNAMIC_DISPATCH(ChooseLossColumnSums)(config, fusable);
 }
 
 }  // namespace aclnn_cpu::ops::mse_loss

@@ -8,6 +8,8 @@ namespace aclnn_cpu::ops::mse_loss {
 
 // (self - target)^2.
 kernels::TileKernel ChooseLossKernel(const kernels::KernelConfig& config, bool fusable);
+// (self - target)^2 added to its column's sum (aclnnMseLossOut's mean and sum), or nullptr (kernels/tile_kernel.h).
+kernels::ColumnSumKernel ChooseLossColumnSumKernel(const kernels::KernelConfig& config, bool fusable);
 // ((self - target) * cof) * gradOutput, cof in parameters.values[0].
 kernels::TileKernel ChooseGradientKernel(const kernels::KernelConfig& config, bool fusable);
 
