@@ -82,7 +82,40 @@ struct OperandSpec {
     aclDataType type;
 };
 
-class OperatorWorkload : public Workload {
+// An operator's workload: its tensors (inputs, then out), its repeatable executor and a stream. The operand
+// buffers are lent to a paired comparison loop.
+class ExecutorWorkload : public Workload {
+public:
+    ~ExecutorWorkload() override {
+        if (executor_ != nullptr) aclDestroyAclOpExecutor(executor_);
+        if (stream_ != nullptr) aclrtDestroyStream(stream_);
+    }
+    std::vector<void*> Buffers(int64_t min_bytes) const override {
+        std::vector<void*> buffers;
+        for (const auto& tensor : tensors_) {
+            if (tensor->bytes() >= min_bytes && tensor->data() != nullptr) buffers.push_back(tensor->data());
+        }
+        return buffers;
+    }
+
+protected:
+    // After phase 1: makes the executor repeatable and the stream, or records why set-up failed.
+    void FinishSetUp(aclnnStatus phase1_status) {
+        if (phase1_status != 0 || aclSetAclOpExecutorRepeatable(executor_) != 0) {
+            const char* message = aclGetRecentErrMsg();
+            error_ = message != nullptr ? message : "set-up failed";
+            executor_ = nullptr;
+            return;
+        }
+        aclrtCreateStream(&stream_);
+    }
+
+    std::vector<std::unique_ptr<BenchTensor>> tensors_;  // the inputs, then out
+    aclOpExecutor* executor_ = nullptr;
+    aclrtStream stream_ = nullptr;
+};
+
+class OperatorWorkload : public ExecutorWorkload {
 public:
     OperatorWorkload(const std::string& variant, aclDataType type, int64_t n, int threads)
         : threads_(threads), forward_(variant.rfind("loss_", 0) == 0) {
@@ -120,24 +153,7 @@ public:
                                                                    tensors_[2]->tensor(), reduction,
                                                                    tensors_[3]->tensor(), &workspace_size,
                                                                    &executor_);
-        if (status != 0 || aclSetAclOpExecutorRepeatable(executor_) != 0) {
-            const char* message = aclGetRecentErrMsg();
-            error_ = message != nullptr ? message : "set-up failed";
-            executor_ = nullptr;
-            return;
-        }
-        aclrtCreateStream(&stream_);
-    }
-    ~OperatorWorkload() override {
-        if (executor_ != nullptr) aclDestroyAclOpExecutor(executor_);
-        if (stream_ != nullptr) aclrtDestroyStream(stream_);
-    }
-    std::vector<void*> Buffers(int64_t min_bytes) const override {
-        std::vector<void*> buffers;
-        for (const auto& tensor : tensors_) {
-            if (tensor->bytes() >= min_bytes && tensor->data() != nullptr) buffers.push_back(tensor->data());
-        }
-        return buffers;
+        FinishSetUp(status);
     }
     void Run() override {
         setenv("ACLNN_CPU_NUM_THREADS", std::to_string(threads_).c_str(), 1);
@@ -152,12 +168,9 @@ public:
 private:
     int threads_;
     bool forward_;
-    std::vector<std::unique_ptr<BenchTensor>> tensors_;
-    aclOpExecutor* executor_ = nullptr;
-    aclrtStream stream_ = nullptr;
 };
 
-class TableOperatorWorkload : public Workload {
+class TableOperatorWorkload : public ExecutorWorkload {
 public:
     TableOperatorWorkload(const aclnn_cpu::OperatorDescription& row, int64_t reduction, int64_t n, int threads)
         : row_(row), threads_(threads) {
@@ -181,28 +194,10 @@ public:
         for (int p = 0; p < row.parameter_count; ++p) parameters[p] = row.parameters[p].default_value;
         parameters[0] = static_cast<double>(reduction);
         uint64_t workspace_size = 0;
-        if (row.get_workspace_size(inputs.data(), parameters, tensors_.back()->tensor(), &workspace_size,
-                                   &executor_) != 0 ||
-            aclSetAclOpExecutorRepeatable(executor_) != 0) {
-            const char* message = aclGetRecentErrMsg();
-            error_ = message != nullptr ? message : "set-up failed";
-            executor_ = nullptr;
-            return;
-        }
+        FinishSetUp(row.get_workspace_size(inputs.data(), parameters, tensors_.back()->tensor(), &workspace_size,
+                                           &executor_));
         if (workspace_size > 0) workspace_ = std::make_unique<DeviceBlock>(static_cast<int64_t>(workspace_size));
         workspace_size_ = workspace_size;
-        aclrtCreateStream(&stream_);
-    }
-    ~TableOperatorWorkload() override {
-        if (executor_ != nullptr) aclDestroyAclOpExecutor(executor_);
-        if (stream_ != nullptr) aclrtDestroyStream(stream_);
-    }
-    std::vector<void*> Buffers(int64_t min_bytes) const override {
-        std::vector<void*> buffers;
-        for (const auto& tensor : tensors_) {
-            if (tensor->bytes() >= min_bytes && tensor->data() != nullptr) buffers.push_back(tensor->data());
-        }
-        return buffers;
     }
     void Run() override {
         setenv("ACLNN_CPU_NUM_THREADS", std::to_string(threads_).c_str(), 1);
@@ -213,11 +208,8 @@ public:
 private:
     const aclnn_cpu::OperatorDescription& row_;
     int threads_;
-    std::vector<std::unique_ptr<BenchTensor>> tensors_;  // the inputs, then out
     std::unique_ptr<DeviceBlock> workspace_;
     uint64_t workspace_size_ = 0;
-    aclOpExecutor* executor_ = nullptr;
-    aclrtStream stream_ = nullptr;
 };
 
 // Arrays for the comparison kernels: `reads` inputs and `writes` outputs of n elements. Borrowed from the

@@ -13,6 +13,7 @@ from aclnn_cpu._operators import OPERATORS
 
 torch = pytest.importorskip("torch", reason="PyTorch (python3-torch) is not installed")
 import aclnn_cpu.torch as override  # noqa: E402
+from torch_support import disabled_after, storage_bytes  # noqa: E402,F401 -- the fixture applies to every test
 
 F = torch.nn.functional
 DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
@@ -25,15 +26,6 @@ PARAMETERS = {"beta": 0.7}
 MODULES = {cls.__name__.lower(): cls for cls in vars(torch.nn).values()
            if isinstance(cls, type) and issubclass(cls, torch.nn.Module)}
 
-
-@pytest.fixture(autouse=True)
-def disabled_after():
-    yield
-    override.disable()
-
-
-def storage_bytes(tensor):
-    return tensor.detach().clone().contiguous().reshape(-1).view(torch.uint8).numpy().tobytes()
 
 
 def loss_function(name):

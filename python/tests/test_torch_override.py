@@ -13,22 +13,13 @@ import aclnn_cpu
 
 torch = pytest.importorskip("torch", reason="PyTorch (python3-torch) is not installed")
 import aclnn_cpu.torch as override  # noqa: E402
+from torch_support import disabled_after, storage_bytes  # noqa: E402,F401 -- the fixture applies to every test
 
 F = torch.nn.functional
 DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
 REDUCTIONS = ["none", "mean", "sum"]
 LAYOUTS = ["contiguous", "transposed", "broadcast_target", "expanded"]
 
-
-@pytest.fixture(autouse=True)
-def disabled_after():
-    yield
-    override.disable()
-
-
-def storage_bytes(tensor):
-    # A copy: in PyTorch 1.13 a storage that .numpy() has shared is no longer resizable.
-    return tensor.detach().clone().contiguous().reshape(-1).view(torch.uint8).numpy().tobytes()
 
 
 def as_numpy(tensor):

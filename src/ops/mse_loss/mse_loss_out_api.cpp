@@ -6,6 +6,7 @@
 #include "aclnn/opdev/op_errno.h"
 #include "aclnnop/aclnn_mse_loss_out.h"
 #include "engine/elementwise_operator.h"
+#include "ops/mse_loss/mse_loss_checks.h"
 #include "ops/mse_loss/mse_loss_kernels.h"
 
 namespace {
@@ -20,24 +21,12 @@ extern "C" {
 aclnnStatus aclnnMseLossOutGetWorkspaceSize(const aclTensor* self, const aclTensor* target, int64_t reduction,
                                             aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
     using namespace aclnn_cpu;
-    namespace checks = validation::checks;
     return engine::GuardCBoundary(kPhase1Name, [&]() -> aclnnStatus {
         engine::ElementwiseRequest request(kPhase1Name, workspaceSize, executor);
         request.validation.inputs = {{self, "self"}, {target, "target"}};
         request.validation.out = {out, "out"};
         request.validation.out_shape = validation::OutShapeRule::kBroadcastWithoutFirstDim;
-        request.validation.steps = {
-            checks::NullTensors(),
-            checks::PromotedDtypeInList(
-                {0, 1}, "Expected self dtype [%s] and target dtype [%s] to be promotable but check failed.", true),
-            checks::DtypesInList({0, 1, checks::kOut}),
-            checks::ReductionInRange(reduction, "Expected reduction to be between 0 and 2, but got %lld."),
-            checks::Ranks({0, 1}),
-            checks::Layouts(),
-            checks::Broadcast(),
-            checks::OutShape(reduction != 0),
-            checks::OutDoesNotOverlapItself(),
-        };
+        request.validation.steps = ops::mse_loss::LossChecks(reduction);
         request.describe = [reduction](const validation::ValidatedOperation&) {
             engine::ElementwiseDescription description;
             description.phase2_name = kPhase2Name;
