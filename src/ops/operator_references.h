@@ -130,7 +130,7 @@ inline ReferenceElement L1LossGrad(const double* in, const ReferenceCall& call) 
 // parameters: reduction, beta. inputs: self, target.
 inline ReferenceElement SmoothL1Loss(const double* in, const ReferenceCall& call) {
     const double beta = static_cast<double>(static_cast<float>(call.parameters[1]));
-    const double d = in[0] - in[1];
+    const double d = WithFloatRange(in[0] - in[1]);  // the kernel's fp32 difference: beyond its range, +-inf
     const double a = std::fabs(d);
     ReferenceElement result;
     if (a < beta) {
@@ -154,7 +154,7 @@ inline ReferenceElement SmoothL1LossGrad(const double* in, const ReferenceCall& 
     const double beta = static_cast<double>(static_cast<float>(call.parameters[1]));
     const bool edges = call.single_element_gradient;
     const double scale = call.scale;
-    const double g = in[0], x = in[1] - in[2];
+    const double g = in[0], x = WithFloatRange(in[1] - in[2]);  // fp32's difference: beyond its range, +-inf
     const double inverse = beta < 1e-6 ? NAN : 1.0 / beta;
     const double positive = (edges ? x >= beta : x > beta) ? 1.0 : 0.0;
     const double negative = (edges ? x <= -beta : x < -beta) ? -1.0 : 0.0;
