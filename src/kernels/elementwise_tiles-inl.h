@@ -64,8 +64,7 @@ TileKernel ChooseTileKernel(const KernelConfig& config, bool fusable) {
     return &BlockedTile<Op>;
 #else
     if (!fusable) return &BlockedTile<Op>;
-    bool one_type = true;
-    for (int k = 1; k < config.num_inputs; ++k) one_type = one_type && config.types[k] == config.types[0];
+    const bool one_type = InputsShareOneType(config);
     if (config.output == OutputMode::kSum) return one_type ? ChooseFusedSum<Op>(config.types[0]) : &BlockedTile<Op>;
     if (!one_type) {
         // Inputs of different dtypes: each loaded in its own (a branch per load, taken the same way all along,
@@ -91,9 +90,7 @@ ColumnSumKernel ChooseColumnSumKernel(const KernelConfig& config, bool fusable) 
     (void)config, (void)fusable;
     return nullptr;
 #else
-    bool one_type = true;
-    for (int k = 1; k < config.num_inputs; ++k) one_type = one_type && config.types[k] == config.types[0];
-    if (!fusable || !one_type) return nullptr;
+    if (!fusable || !InputsShareOneType(config)) return nullptr;
     return WithElementType(config.types[0], [](auto in_type) -> ColumnSumKernel {
         return &FusedColumnSumTile<Op, decltype(in_type)::value>;
     });

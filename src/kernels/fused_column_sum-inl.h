@@ -38,8 +38,8 @@ HWY_INLINE void AddVectorToSums(const float* values, double* sums) {
 
 // Elements [from, from + n) of a row, all in one row of S, added to sums[0..n).
 template <class Op, ElementType kIn>
-HWY_INLINE void AddSegmentToColumns(const KernelConfig& config, const FusedRows& a, const RowInputs<Op, kIn>& inputs,
-                                    int64_t from, int64_t n, double* sums) {
+HWY_INLINE void AddSegmentToColumns(const KernelConfig& config, const RowInputs<Op, kIn>& inputs, int64_t from,
+                                    int64_t n, double* sums) {
     const DF df;
     constexpr int64_t kLanes = static_cast<int64_t>(hn::MaxLanes(DF()));
     const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
@@ -51,13 +51,7 @@ HWY_INLINE void AddSegmentToColumns(const KernelConfig& config, const FusedRows&
     const char* const* p = inputs.p;
     int64_t i = 0;
     for (; i + lanes <= n; i += lanes) {
-        // A sum only reads: each input line is asked for ahead, as the fused sum does (fused_sum-inl.h).
-        for (int k = 0; k < Op::kInputs; ++k) {
-            if (a.in_constant[k]) continue;
-            const int64_t bytes = lanes * inputs.InSize(k);
-            const char* at = p[k] + (from + i) * inputs.InSize(k);
-            for (int64_t b = 0; b < bytes; b += kCacheLine) PrefetchLine<PrefetchTo::kL1>(at + prefetch_bytes + b);
-        }
+        inputs.PrefetchAhead(from + i, lanes, prefetch_bytes);  // a sum only reads, as the fused sum
         auto r = inputs.Apply(p, from + i);
         if (round) r = RoundToType(df, promote, r);
         hn::Store(r, df, results);
@@ -90,7 +84,7 @@ void FusedColumnSumTile(const KernelConfig& config, const Tile& tile, const Colu
             for (int64_t i = 0; i < count;) {
                 const int64_t j = (linear + i) % columns.count;
                 const int64_t n = std::min(count - i, columns.count - j);
-                AddSegmentToColumns<Op, kIn>(config, a, inputs, i, n, columns.sums + (j - columns.first));
+                AddSegmentToColumns<Op, kIn>(config, inputs, i, n, columns.sums + (j - columns.first));
                 i += n;
             }
         }

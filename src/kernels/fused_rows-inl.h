@@ -83,6 +83,19 @@ struct RowInputs {
             if (!rows.in_constant[k]) std::memcpy(tail[k], p[k] + i * InSize(k), static_cast<size_t>(count * InSize(k)));
         }
     }
+    // Asks for the cache lines of the elements [i, i + count) of every input that varies along the row,
+    // `ahead` bytes before they are loaded. A sum only reads, and with a few vector instructions between one
+    // line's loads and the next the demand loads (and the hardware prefetchers they train) keep too few lines in
+    // flight to reach the memory's speed. Past an input's end these only name lines that are never read:
+    // prefetches do not fault.
+    HWY_INLINE void PrefetchAhead(int64_t i, int64_t count, int64_t ahead) const {
+        for (int k = 0; k < Op::kInputs; ++k) {
+            if (rows.in_constant[k]) continue;
+            const int64_t bytes = count * InSize(k);
+            const char* at = p[k] + i * InSize(k) + ahead;
+            for (int64_t b = 0; b < bytes; b += kCacheLine) PrefetchLine<PrefetchTo::kL1>(at + b);
+        }
+    }
     // Input k's dtype and element size: constants of the instance, except with mixed dtypes.
     HWY_INLINE ElementType Type(int k) const { return kIn == kMixedTypes ? type[k] : kIn; }
     HWY_INLINE int64_t InSize(int k) const { return ElementSize(Type(k)); }

@@ -50,8 +50,8 @@ struct NonNegativeResults<Op, std::void_t<decltype(Op::kNonNegativeResults)>>
 
 // Adds elements [from, to) of a row -- whole groups of kSumLanes, `from` at a group's start -- to lanes.
 template <class Op, ElementType kIn, Widening kWidening>
-HWY_INLINE void AddGroupsOfRow(const FusedRows& a, const RowInputs<Op, kIn>& inputs, int64_t from, int64_t to,
-                               int64_t prefetch_bytes, SumLaneVectors<kWidening>* lanes) {
+HWY_INLINE void AddGroupsOfRow(const RowInputs<Op, kIn>& inputs, int64_t from, int64_t to, int64_t prefetch_bytes,
+                               SumLaneVectors<kWidening>* lanes) {
     const DF df;
     constexpr int64_t kLanes = static_cast<int64_t>(hn::MaxLanes(DF()));
     constexpr int64_t kSlots = SumLaneVectors<kWidening>::kSlots;
@@ -67,17 +67,7 @@ HWY_INLINE void AddGroupsOfRow(const FusedRows& a, const RowInputs<Op, kIn>& inp
     int64_t i = from;
     int64_t step = 0;
     for (; i + kStep <= to; i += kStep, ++step) {
-        for (int k = 0; k < Op::kInputs; ++k) {
-            if (a.in_constant[k]) continue;
-            const int64_t in_size = inputs.InSize(k);
-            const char* at = p[k] + i * in_size;
-            // A sum only reads, and with a few vector instructions between one line's loads and the next the
-            // demand loads (and the hardware prefetchers they train) keep too few lines in flight to reach the
-            // memory's speed, so each line is asked for ahead. Past the input's end these only name lines that
-            // are never read: prefetches do not fault.
-            for (int64_t b = 0; b < kStep * in_size; b += kCacheLine)
-                PrefetchLine<PrefetchTo::kL1>(at + prefetch_bytes + b);
-        }
+        inputs.PrefetchAhead(i, kStep, prefetch_bytes);
         float* slot = waiting[step % kSumRingSteps];
         ApplyToFour(inputs.op, df, [&](int k, int64_t at) { return inputs.Load(k, p, at); }, i, kLanes,
                         [&](hn::Vec<DF> r0, hn::Vec<DF> r1, hn::Vec<DF> r2, hn::Vec<DF> r3) {
@@ -131,7 +121,7 @@ void FusedSumRowsKernel(const KernelConfig& config, const FusedRows& a, int64_t 
                 if (groups_end - head >= kScaledBitsMinElements) {
                     SumLaneVectors<Widening::kScaledBits> lanes(*sums);
                     if (lanes.Usable()) {
-                        AddGroupsOfRow(a, inputs, head, groups_end, prefetch_bytes, &lanes);
+                        AddGroupsOfRow(inputs, head, groups_end, prefetch_bytes, &lanes);
                         // False where a result was negative, inf or NaN, or a lane reached 2^127: the row's
                         // groups are added again below, from the lanes as they were.
                         added = lanes.StoreTo(sums);
@@ -140,7 +130,7 @@ void FusedSumRowsKernel(const KernelConfig& config, const FusedRows& a, int64_t 
             }
             if (!added) {
                 SumLaneVectors<Widening::kConvert> lanes(*sums);
-                AddGroupsOfRow(a, inputs, head, groups_end, prefetch_bytes, &lanes);
+                AddGroupsOfRow(inputs, head, groups_end, prefetch_bytes, &lanes);
                 lanes.StoreTo(sums);
             }
         }

@@ -35,6 +35,13 @@ struct KernelConfig {
     ElementType out_type() const { return types[num_inputs]; }
 };
 
+// Whether every input has one dtype (the fused instances specialised on it apply).
+inline bool InputsShareOneType(const KernelConfig& config) {
+    for (int k = 1; k < config.num_inputs; ++k)
+        if (config.types[k] != config.types[0]) return false;
+    return true;
+}
+
 // Sixteen float64 partial sums. The element with linear index i (in the row-major order of the broadcast
 // shape) is added to lanes[i % 16], in increasing i: the order depends on nothing but i, so a sum is the same
 // bits for any layout of the inputs and any split into threads, on every SIMD width.
