@@ -199,14 +199,19 @@ bool VerifySum(const Job& job, int64_t first, int64_t step, int64_t count, int64
     const test_support::RowCall call = job.Call();
     const aclDataType promote = Promote(job);
     test_support::AccurateSummer sum;
+    test_support::RoundedTermSummer rounded_sum(promote);
     for (int64_t c = 0; c < count; ++c) {
         const double value = test_support::RowElementReference(call, InputValues(job, first + c * step).data()).value;
-        sum.Add(terms_rounded ? test_support::RoundToType(value, promote) : value);
+        if (terms_rounded)
+            rounded_sum.Add(value);
+        else
+            sum.Add(value);
     }
     const double got = test_support::DecodeElement(job.host_out.data() + at * Size(job.types[kOut]), job.types[kOut]);
     double expected = 0;
-    const char* problem = test_support::CheckReducedLoss(sum.Total(), count, job.reduction() == 1, promote,
-                                                         job.types[kOut], got, &expected);
+    const double total = terms_rounded ? rounded_sum.Total() : sum.Total();
+    const char* problem = test_support::CheckReducedLoss(total, count, job.reduction() == 1, promote, job.types[kOut],
+                                                         got, &expected, terms_rounded ? rounded_sum.Slack() : 0);
     return problem[0] == '\0';
 }
 
