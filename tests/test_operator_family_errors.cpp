@@ -163,6 +163,11 @@ TEST_P(EveryRow, ShapesRanksAndOut) {
     const OperatorDescription& r = row();
     Scenario s = ValidCall(r);
     s.args[static_cast<size_t>(r.self_input)].dims = std::vector<int64_t>(9, 1);
+    if (aclnn_cpu::ShapeTiedToSelf(r)) {  // the inputs of self's exact shape, and out, have its rank too
+        for (int k = 0; k < r.input_count; ++k)
+            if (r.inputs[k].shape == aclnn_cpu::InputShape::kSameAsSelf) s.args[static_cast<size_t>(k)].dims = s.args[static_cast<size_t>(r.self_input)].dims;
+        if (r.result == aclnn_cpu::ResultRule::kGradient) Out(s).dims = s.args[static_cast<size_t>(r.self_input)].dims;
+    }
     ExpectRejected(r, "rank 9 self", s, ACLNN_ERR_PARAM_INVALID, {"8 dimensions"});
     s = ValidCall(r);
     s.args[static_cast<size_t>(r.self_input)].dims = {4, 3};

@@ -86,6 +86,9 @@ struct Call {
         call.broadcast_count = NumElements(BroadcastShape());
         call.self_count = NumElements(inputs[static_cast<size_t>(row->self_input)]->spec().dims);
         call.gradient_count = NumElements(inputs[0]->spec().dims);
+        call.given_inputs = 0;
+        for (size_t k = 0; k < inputs.size(); ++k)
+            if (inputs[k]) call.given_inputs |= 1u << k;
         return call;
     }
 
@@ -107,6 +110,9 @@ double DomainValue(aclnn_cpu::ValueDomain domain, std::mt19937_64& rng) {
     switch (domain) {
         case aclnn_cpu::ValueDomain::kSignLabel: return rng() % 8 == 0 ? Uniform{3.0}(rng) : (rng() % 2 ? 1.0 : -1.0);
         case aclnn_cpu::ValueDomain::kGradient: return Uniform{2.0}(rng);
+        case aclnn_cpu::ValueDomain::kProbability:  // the ends included
+            return rng() % 8 == 0 ? static_cast<double>(rng() % 2) : std::fabs(Uniform{1.0}(rng));
+        case aclnn_cpu::ValueDomain::kWeight: return std::fabs(Uniform{2.0}(rng));
         default: return Uniform{8.0}(rng);
     }
 }
@@ -131,20 +137,18 @@ std::string Verify(const Call& call, const std::vector<uint8_t>& out_before) {
     const int64_t columns = over_first_dim ? NumElements(OutDims(call, shape)) : 1;
     const int64_t rows = over_first_dim ? (shape.empty() ? 1 : shape[0]) : NumElements(shape);
     const aclDataType promote = call.Promote();
-    // Over the first dim each term is rounded to the promote type first; a full reduction sums the exact terms.
-    std::vector<RoundedTermSummer> column_sums(over_first_dim ? static_cast<size_t>(columns) : 0,
-                                               RoundedTermSummer(promote));
-    AccurateSummer total;
+    std::vector<ReducedLossReference> sums(static_cast<size_t>(columns));
     int64_t linear = 0;
     std::vector<double> values(present.size());
     ForEachIndex(shape, [&](const std::vector<int64_t>& index) {
         for (size_t k = 0; k < present.size(); ++k)
             values[k] = present[k]->HostValue(present[k]->StorageIndex(BroadcastIndex(index, present[k]->spec().dims)));
-        const double value = element(values).value;
+        const ReferenceValue term = element(values);
+        ReducedLossReference& sum = sums[static_cast<size_t>(linear % columns)];
         if (over_first_dim)
-            column_sums[static_cast<size_t>(linear % columns)].Add(value);
+            sum.AddRounded(term, promote);
         else
-            total.Add(value);
+            sum.Add(term);
         ++linear;
     });
     if (over_first_dim && rows == 0) {  // an empty first dim writes nothing (CANN returns early)
@@ -160,10 +164,8 @@ std::string Verify(const Call& call, const std::vector<uint8_t>& out_before) {
         for (size_t d = 0; d < index.size(); ++d) at += index[d] * strides[d];
         const double got = DecodeElement(storage.data() + at * ElementSize(spec.type), spec.type);
         double expected = 0;
-        const double sum = over_first_dim ? column_sums[static_cast<size_t>(column)].Total() : total.Total();
-        const double slack = over_first_dim ? column_sums[static_cast<size_t>(column)].Slack() : 0;
         const char* problem =
-            CheckReducedLoss(sum, rows, call.reduction() == 1, promote, spec.type, got, &expected, slack);
+            sums[static_cast<size_t>(column)].Check(rows, call.reduction() == 1, promote, spec.type, got, &expected);
         if (problem[0] != '\0' && failure.empty())
             failure = std::string(problem) + ": column " + std::to_string(column) + " got " + std::to_string(got) +
                       " expected " + std::to_string(expected);
@@ -194,12 +196,19 @@ protected:
         for (auto& t : types) t = kTypes[rng() % 3];
         if (r.inputs_share_dtype)
             for (int k = 0; k < r.input_count; ++k) types[k] = types[r.self_input];
+        if (r.out_dtype_input >= 0) types[r.input_count] = types[r.out_dtype_input];
         // One input (self, or target) has the whole shape; the others broadcast to it, or are expanded views.
-        const int full = rng() % 2 ? r.self_input : r.input_count - 1;
+        // Where the row ties shapes to self's, self has it, and the inputs of self's shape too.
+        const int full = rng() % 2 || aclnn_cpu::ShapeTiedToSelf(r) ? r.self_input : r.input_count - 1;
         LayoutOptions input_options;
         input_options.allow_expand = layouts;
         for (int k = 0; k < r.input_count; ++k) {
-            std::vector<int64_t> dims = k == full ? shape : RandomBroadcastableTo(shape, rng);
+            if (r.inputs[k].optional && rng() % 3 == 0) {  // an absent optional input
+                call.inputs.push_back(nullptr);
+                continue;
+            }
+            const bool whole = k == full || r.inputs[k].shape == aclnn_cpu::InputShape::kSameAsSelf;
+            std::vector<int64_t> dims = whole ? shape : RandomBroadcastableTo(shape, rng);
             if (k == 0 && r.result == ResultRule::kGradient && rng() % 4 == 0) dims = {};  // a 0-d incoming gradient
             const TensorSpec spec = layouts ? RandomLayout(dims, types[k], rng, input_options) : Dense(dims, types[k]);
             const aclnn_cpu::ValueDomain domain = r.inputs[k].domain;
@@ -287,6 +296,7 @@ TEST_P(Rows, SameBitsForEveryLayoutAndThreadCount) {
         // The same values in transposed storage: copy each input into a column-major view of the same dims.
         Call strided = RandomCall(second, shape, fill, false);
         for (size_t k = 0; k < dense.inputs.size(); ++k) {
+            if (!dense.inputs[k]) continue;  // an absent optional input (absent in both calls: the same seed)
             const TensorSpec& spec = dense.inputs[k]->spec();
             if (spec.dims.size() != 2) continue;
             TensorSpec transposed = spec;

@@ -21,12 +21,14 @@ def python_name(name):
 
 
 class InputInfo:
-    def __init__(self, name, aten_name, optional, domain):
+    def __init__(self, name, aten_name, optional, domain, shape):
         self.name = name  # CANN's: gradOutput, self, target
         self.python_name = python_name(name)
         self.aten_name = aten_name
         self.optional = bool(optional)
-        self.domain = _core.VALUE_DOMAINS[domain]  # "real", "sign_label", "gradient"
+        self.domain = _core.VALUE_DOMAINS[domain]  # "real", "sign_label", "gradient", "probability", "weight"
+        # "broadcast" (with the others), "same_as_self" (exactly self's shape), "to_self" (to self's, no larger)
+        self.shape = shape
 
 
 class ParameterInfo:
@@ -68,6 +70,7 @@ class OperatorInfo:
         self.result = row["result"]  # "loss", "gradient", "loss_over_first_dim"
         self.inputs_share_dtype = row["inputs_share_dtype"]  # CANN requires one dtype for the inputs
         self.aten_name = row["aten_name"]
+        self.out_dtype_input = row["out_dtype_input"]  # out's dtype must be this input's (CANN), or -1
 
     @property
     def input_names(self):
@@ -140,7 +143,12 @@ def run_operator(name, values, parameters=None, out_dtype=None):
         if op is None and not i.optional:
             raise TypeError(f"{name}: {i.python_name} is required")
     present = [op for op in inputs if op is not None]
-    acl_type = _promoted_type(present) if out_dtype is None else parse_dtype(out_dtype)
+    if out_dtype is not None:
+        acl_type = parse_dtype(out_dtype)
+    elif info.out_dtype_input >= 0 and inputs[info.out_dtype_input] is not None:
+        acl_type = inputs[info.out_dtype_input].acl_type  # CANN ties out's dtype to this input's
+    else:
+        acl_type = _promoted_type(present)
     kind = "torch" if any(op.kind == "torch" for op in present) else "numpy"
     # An empty input can leave out unwritten (aclnnMseLossOut writes nothing then, as CANN): the result is then
     # zeros, never the allocator's leftovers.
@@ -173,7 +181,7 @@ def _make_function(info):
         f"{info.name}({inputs}, {parameters}, out_dtype=None): {info.api_name}, {info.summary}.\n\n"
         "Inputs are numpy arrays (float32, float16; aclnn_cpu.Bfloat16 for bfloat16 bits) or objects with "
         "__dlpack__ (torch tensors), with any strides and broadcasting. Returns the caller's kind of array of the "
-        "inputs' promoted dtype unless out_dtype says otherwise; reduction is 'none', 'mean', 'sum' or CANN's "
+        "inputs' promoted dtype (or the dtype CANN ties out to) unless out_dtype says otherwise; reduction is 'none', 'mean', 'sum' or CANN's "
         "integer.")
     return function
 

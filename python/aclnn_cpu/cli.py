@@ -191,6 +191,11 @@ def _draw(domain, count, acl_type, rng):
         return np.where(rng.random(count) < 0.9, rng.choice([-1.0, 1.0], count), rng.uniform(-3.0, 3.0, count))
     if domain == "gradient":
         return rng.uniform(-2.0, 2.0, count)
+    if domain == "probability":  # targets in [0, 1], one in eight at an end
+        ends = rng.random(count) < 0.125
+        return np.where(ends, rng.choice([0.0, 1.0], count), rng.uniform(0.0, 1.0, count))
+    if domain == "weight":
+        return rng.uniform(0.0, 2.0, count)
     values = rng.uniform(-12.0, 12.0, count)  # real: predictions, regression targets, logits
     hard = rng.random(count) < 0.125  # one element in eight takes a hard value
     values[hard] = rng.choice(_hard_values(acl_type), int(hard.sum()))

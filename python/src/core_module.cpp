@@ -106,12 +106,14 @@ PYBIND11_MODULE(_core, module) {
         py::list table;
         for (const aclnn_cpu::OperatorDescription& row : aclnn_cpu::kOperators) {
             py::list inputs, parameters;
+            static const char* const kShapes[] = {"broadcast", "same_as_self", "to_self"};
             for (int i = 0; i < row.input_count; ++i) {
                 const aclnn_cpu::InputDescription& input = row.inputs[i];
                 inputs.append(py::dict(py::arg("name") = input.name,
                                        py::arg("aten_name") = text_or_none(input.aten_name),
                                        py::arg("optional") = input.optional,
-                                       py::arg("domain") = static_cast<int>(input.domain)));
+                                       py::arg("domain") = static_cast<int>(input.domain),
+                                       py::arg("shape") = kShapes[static_cast<int>(input.shape)]));
             }
             for (int i = 0; i < row.parameter_count; ++i) {
                 const aclnn_cpu::ParameterDescription& parameter = row.parameters[i];
@@ -129,11 +131,12 @@ PYBIND11_MODULE(_core, module) {
                                   py::arg("self_input") = row.self_input, py::arg("parameters") = parameters,
                                   py::arg("result") = kResults[static_cast<int>(row.result)],
                                   py::arg("inputs_share_dtype") = row.inputs_share_dtype,
-                                  py::arg("aten_name") = text_or_none(row.aten_name)));
+                                  py::arg("aten_name") = text_or_none(row.aten_name),
+                                  py::arg("out_dtype_input") = row.out_dtype_input));
         }
         return table;
     });
-    module.attr("VALUE_DOMAINS") = py::make_tuple("real", "sign_label", "gradient");
+    module.attr("VALUE_DOMAINS") = py::make_tuple("real", "sign_label", "gradient", "probability", "weight");
     module.def("read_dlpack", &ReadDlpack, py::arg("capsule"));
     module.attr("kDLCPU") = static_cast<int>(kDLCPU);
     module.attr("kDLFloat") = static_cast<int>(kDLFloat);

@@ -48,10 +48,31 @@ def promoted(types):
     return types[0] if len(set(types)) == 1 else FLOAT
 
 
-def usable_types(name, types):
-    """types, made one dtype where the row requires its inputs to share one (self's)."""
+def usable_types(name, types, out_type=None):
+    """types, made one dtype where the row requires its inputs to share one (self's), and with out's dtype
+    (when given) on the input whose dtype the row ties out's to."""
     info = _operators.OPERATORS[name]
-    return (types[info.self_input],) * len(types) if info.inputs_share_dtype else tuple(types)
+    types = (types[info.self_input],) * len(types) if info.inputs_share_dtype else tuple(types)
+    if out_type is not None and info.out_dtype_input >= 0:
+        types = types[:info.out_dtype_input] + (out_type,) + types[info.out_dtype_input + 1:]
+    return types
+
+
+def result_type_of(name, types):
+    """The dtype the Python function returns by default: the tied input's, or the promoted one."""
+    info = _operators.OPERATORS[name]
+    return types[info.out_dtype_input] if info.out_dtype_input >= 0 else promoted(types)
+
+
+def usable_layout(name, layout, full=(24, 40)):
+    """layout, with a whole-shape view for self and each input the row ties to self's exact shape."""
+    info = _operators.OPERATORS[name]
+    tied = [k == info.self_input or i.shape == "same_as_self" for k, i in enumerate(info.inputs)]
+    if not any(i.shape != "broadcast" for i in info.inputs):
+        return layout
+    same = lambda b: b  # noqa: E731
+    return [entry if not tie or entry[1](np.empty(entry[0])).shape == full else (full, same)
+            for entry, tie in zip(layout, tied)]
 
 
 def expect_same_bits(name, bases, views, types, reduction, out_type=None):
@@ -61,7 +82,7 @@ def expect_same_bits(name, bases, views, types, reduction, out_type=None):
     got = function(*(as_python(v, t) for v, t in zip(views, types)), reduction=reduction, out_dtype=out_type,
                    **keywords)
     shape = info.result_shape([v.shape for v in views], reduction)
-    result_type = promoted(types) if out_type is None else out_type
+    result_type = result_type_of(name, types) if out_type is None else out_type
     out = np.zeros(shape, dtype=STORAGE[result_type])
     parameters = [reduction if p.name == "reduction" else keywords.get(p.python_name, p.python_default())
                   for p in info.parameters]
@@ -85,7 +106,7 @@ def test_every_dtype_combination_and_reduction_matches_the_c_api(name):
 @pytest.mark.parametrize("out_type", TYPES)
 def test_out_dtype_matches_the_c_api(name, out_type):
     rng = np.random.default_rng(2)
-    types = usable_types(name, (FLOAT16, BF16, FLOAT)[-OPERATORS[name][1]:])
+    types = usable_types(name, ((FLOAT16, BF16, FLOAT) * 2)[-OPERATORS[name][1]:], out_type)
     storages = [random_storage(rng, t, (3, 41)) for t in types]
     got = expect_same_bits(name, storages, storages, types, 0, out_type)
     assert isinstance(got, aclnn_cpu.Bfloat16) == (out_type == BF16)
@@ -108,8 +129,8 @@ def test_strided_and_broadcast_inputs_match_the_c_api(name):
         [((24, 80), every_other_column)] + [((1, 40), same)] * (arity - 1),
     ]
     for types in [(FLOAT,) * arity, (FLOAT16,) * arity, (BF16,) * arity,
-                  usable_types(name, (BF16, FLOAT16, FLOAT)[-arity:])]:
-        for layout in layouts:
+                  usable_types(name, ((BF16, FLOAT16, FLOAT) * 2)[-arity:])]:
+        for layout in (usable_layout(name, layout) for layout in layouts):
             bases = [random_storage(rng, t, shape) for t, (shape, _) in zip(types, layout)]
             views = [make_view(b) for b, (_, make_view) in zip(bases, layout)]
             for reduction in (0, 1):

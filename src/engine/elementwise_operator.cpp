@@ -35,10 +35,11 @@ aclnnStatus PlanElementwiseOperator(const ElementwiseRequest& request) {
             Log(LogLevel::kWarning, "%s: %s has format FRACTAL_NZ, which may reduce precision; it is read as ND.",
                 api, inputs[request.nz_warning_input].name);
         }
+        // The present tensors only (an absent optional input has no operand; the functor is the one for the
+        // inputs given), then out.
         std::vector<PlanOperand> operands;
-        for (size_t i = 0; i < inputs.size(); ++i)
-            operands.push_back({inputs[i].tensor, inputs[i].name, validated.extents[i]});
-        operands.push_back({request.validation.out.tensor, request.validation.out.name, validated.extents.back()});
+        for (size_t i = 0; i < validated.present.size(); ++i)
+            operands.push_back({validated.present[i]->tensor, validated.present[i]->name, validated.extents[i]});
         const ElementwiseDescription description = request.describe(validated);
         auto plan = std::make_shared<ElementwisePlan>(description, std::move(operands), validated.broadcast_shape);
         status = plan->CheckAddressesAndSizeWorkspace(api);

@@ -23,6 +23,8 @@ struct ReferenceCall {
     const double* parameters;            // the row's parameters in order (reduction first)
     double scale = 1;                    // 1, or a gradient's mean 1/N (N by the row's MeanDivisor)
     bool single_element_gradient = false;  // the incoming gradient (input 0 of a backward) has one element
+    unsigned given_inputs = ~0u;           // bit k set: the row's input k is given (clear: an absent optional one)
+    bool Given(int k) const { return (given_inputs >> k) & 1u; }
 };
 
 // inputs: the element's input values in the operator's order (absent optional inputs left out).
@@ -163,6 +165,81 @@ inline ReferenceElement SmoothL1LossGrad(const double* in, const ReferenceCall& 
     result.value = WithFloatRange(((positive + negative) + inside) * g) * scale;
     // A slope below fp32's normal range keeps only its subnormal bits (then times gradOut and the mean's scale).
     if (inside != 0 && std::fabs(inside) < 0x1p-126) result.absolute_slack = 0x1p-148 * std::fabs(g) * scale;
+    return result;
+}
+
+// Whether a float64 intermediate lies so near fp32's overflow threshold that fp32's own rounding of the steps
+// before it decides between a finite value and infinity (and then between a number and NaN downstream).
+inline bool NearFloatOverflow(double v) {
+    const double threshold = 0x1.ffffffp127;  // FLT_MAX plus half its ulp: fp32 rounds from here on to infinity
+    return std::fabs(std::fabs(v) - threshold) <= threshold * 0x1p-20;
+}
+
+// aclnnBinaryCrossEntropyWithLogits: w * ((1 - y) x - lw * log sigmoid(x)), lw = (pw - 1) y + 1 where posWeight is
+// given (else 1), w = weight where given (else 1); log sigmoid(x) = min(x, 0) - log1p(exp(-|x|)). Each fp32
+// step's range as the kernel's; where the two terms cancel, their fp32 roundings (8 half ulps of each) and the
+// log term's subnormal spacing are granted. parameters: reduction. inputs: self, target[, weight][, posWeight].
+inline ReferenceElement BinaryCrossEntropyWithLogits(const double* in, const ReferenceCall& call) {
+    const double x = in[0], y = in[1];
+    int next = 2;
+    const double w = call.Given(2) ? in[next++] : 1.0;
+    const bool pos_weighted = call.Given(3);
+    const double pw = pos_weighted ? in[next] : 1.0;
+    const double softplus = std::log1p(std::exp(-std::fabs(x)));
+    const double log_sigmoid = WithFloatRange(std::min(x, 0.0) - softplus);
+    const double log_weight = pos_weighted ? WithFloatRange(WithFloatRange(WithFloatRange(pw - 1.0) * y) + 1.0) : 1.0;
+    const double weighted_log = WithFloatRange(log_sigmoid * log_weight);
+    const double linear = WithFloatRange(WithFloatRange(1.0 - y) * x);
+    const double loss = WithFloatRange(linear - weighted_log);
+    ReferenceElement result;
+    result.value = WithFloatRange(loss * w);
+    const double magnitude = std::fabs(linear) + std::fabs(weighted_log) +
+                             (pos_weighted ? (std::fabs(pw - 1.0) * std::fabs(y) + 1.0) * std::fabs(log_sigmoid) : 0.0);
+    result.absolute_slack = (magnitude * 0x1p-21 + 0x1p-148 * std::fabs(log_weight)) * std::fabs(w);
+    if (NearFloatOverflow(linear) || NearFloatOverflow(weighted_log) || NearFloatOverflow(loss) ||
+        NearFloatOverflow(loss * w) || NearFloatOverflow((pw - 1.0) * y) || NearFloatOverflow((1.0 - y) * x) ||
+        std::isinf(w)) {  // an infinite weight: a loss that is 0 in one form and not the other gives NaN or inf
+        result.nan_acceptable = true;
+        result.nonfinite_acceptable = true;
+    }
+    return result;
+}
+
+// aclnnBinaryCrossEntropyWithLogitsBackward: g * w * ((p + 1 - y) sigmoid(x) - p) * scale, p = pw * y where
+// posWeight is given (else y), w = weight where given (else 1), scale 1/numel(self) for mean. Each fp32 step's
+// range as the kernel's; where the two terms of the slope cancel, their fp32 roundings are granted, and where
+// sigmoid(x) is below fp32's normal range (exp(-x) overflows to infinity there, giving 0), its value.
+// parameters: reduction. inputs: gradOutput, self, target[, weight][, posWeight].
+inline ReferenceElement BinaryCrossEntropyWithLogitsGrad(const double* in, const ReferenceCall& call) {
+    const double g = in[0], x = in[1], y = in[2];
+    int next = 3;
+    const double w = call.Given(3) ? in[next++] : 1.0;
+    const double p = call.Given(4) ? WithFloatRange(in[next] * y) : y;
+    const double sigmoid = 1.0 / (1.0 + std::exp(-x));
+    const double coefficient = WithFloatRange(WithFloatRange(p + 1.0) - y);
+    const double product = WithFloatRange(coefficient * sigmoid);
+    const double slope = WithFloatRange(product - p);
+    const double scaled = WithFloatRange(WithFloatRange(slope * g) * w) * call.scale;
+    ReferenceElement result;
+    result.value = WithFloatRange(scaled);
+    const double factor = std::fabs(g) * std::fabs(w) * call.scale;
+    // The roundings the cancellation can expose: p + 1 and its difference with y (each half an ulp), carried by
+    // sigmoid; sigmoid's own (exp, + 1, the division) in the product; p's.
+    const double coefficient_error = (std::fabs(p + 1.0) + std::fabs(coefficient)) * 0x1p-23 * std::min(sigmoid, 1.0);
+    result.absolute_slack =
+        (coefficient_error + std::fabs(product) * 0x1p-21 + std::fabs(p) * 0x1p-22) * factor;
+    if (sigmoid < 0x1p-126) result.absolute_slack += std::fabs(coefficient) * 0x1p-126 * factor;
+    if (NearFloatOverflow(p) || NearFloatOverflow(coefficient) || NearFloatOverflow(product) ||
+        NearFloatOverflow(slope) || NearFloatOverflow(slope * g) || NearFloatOverflow(slope * g * w) ||
+        NearFloatOverflow(p + 1.0)) {
+        result.nan_acceptable = true;
+        result.nonfinite_acceptable = true;
+    }
+    // A slope that is 0 in one form and not the other, times an infinite factor: NaN against infinity.
+    if (std::isinf(factor)) {
+        result.nan_acceptable = true;
+        result.nonfinite_acceptable = true;
+    }
     return result;
 }
 

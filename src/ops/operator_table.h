@@ -14,6 +14,8 @@
 #include <limits>
 
 #include "aclnn/acl_meta.h"
+#include "aclnnop/aclnn_binary_cross_entropy_with_logits.h"
+#include "aclnnop/aclnn_binary_cross_entropy_with_logits_backward.h"
 #include "aclnnop/aclnn_l1_loss.h"
 #include "aclnnop/aclnn_l1_loss_backward.h"
 #include "aclnnop/aclnn_mse_loss.h"
@@ -37,6 +39,15 @@ enum class ValueDomain : uint8_t {
     kReal,        // any real value: predictions and regression targets, logits
     kSignLabel,   // mostly -1 and +1 (soft margin's targets)
     kGradient,    // an incoming gradient, of either sign, around [-2, 2]
+    kProbability, // in [0, 1], the ends included (binary cross-entropy's targets)
+    kWeight,      // a positive weight, around (0, 2] (the optional weights of binary cross-entropy)
+};
+
+// How an input's shape relates to the others'.
+enum class InputShape : uint8_t {
+    kBroadcast,   // broadcasts with the others (the result takes the broadcast shape)
+    kSameAsSelf,  // exactly self's shape (binary cross-entropy's target)
+    kToSelf,      // broadcasts to self's shape without enlarging it (an incoming gradient, a weight)
 };
 
 struct InputDescription {
@@ -44,6 +55,7 @@ struct InputDescription {
     const char* aten_name;  // the same argument in aten's schemas (self, target, grad_output), or nullptr
     bool optional;          // may be a null aclTensor* (CANN's *Optional arguments)
     ValueDomain domain;
+    InputShape shape = InputShape::kBroadcast;
 };
 
 enum class ParameterType : uint8_t { kInt64, kFloat, kBool };
@@ -104,7 +116,15 @@ struct OperatorDescription {
     double target_gradient_factor;
     GetWorkspaceSizeFunction get_workspace_size;
     RunFunction run;
+    int out_dtype_input = -1;  // the input whose dtype out must have (CANN's OP_CHECK_DTYPE_NOT_MATCH), or -1
 };
+
+// Whether some input's shape is tied to self's (then self has the whole shape).
+constexpr bool ShapeTiedToSelf(const OperatorDescription& row) {
+    for (int k = 0; k < row.input_count; ++k)
+        if (row.inputs[k].shape != InputShape::kBroadcast) return true;
+    return false;
+}
 
 namespace operator_rows {
 
@@ -121,6 +141,14 @@ constexpr InputDescription kGradOutput = {"gradOutput", "grad_output", false, Va
 constexpr InputDescription kSelf = {"self", "self", false, ValueDomain::kReal};
 constexpr InputDescription kTarget = {"target", "target", false, ValueDomain::kReal};
 constexpr InputDescription kSignTarget = {"target", "target", false, ValueDomain::kSignLabel};
+constexpr InputDescription kProbabilityTarget = {"target", "target", false, ValueDomain::kProbability,
+                                                 InputShape::kSameAsSelf};
+constexpr InputDescription kWeightOptional = {"weightOptional", "weight", true, ValueDomain::kWeight,
+                                              InputShape::kToSelf};
+constexpr InputDescription kPosWeightOptional = {"posWeightOptional", "pos_weight", true, ValueDomain::kWeight,
+                                                 InputShape::kToSelf};
+constexpr InputDescription kGradOutputToSelf = {"gradOutput", "grad_output", false, ValueDomain::kGradient,
+                                                InputShape::kToSelf};
 
 // An int64 parameter from its double: values past int64's range (and NaN) are clamped, as no parameter here
 // tells such values apart (a reduction there is out of range, or for SoftMarginLoss a sum, either way).
@@ -224,6 +252,32 @@ inline constexpr OperatorDescription kOperators[] = {
                                                           operator_rows::Float(p[1]), out, size, executor);
      },
      aclnnSmoothL1LossBackward},
+    {"binary_cross_entropy_with_logits", "aclnnBinaryCrossEntropyWithLogits",
+     "weight * ((1 - target) * self - (1 + (posWeight - 1) * target) * log(sigmoid(self))); or its mean or sum",
+     4, {operator_rows::kSelf, operator_rows::kProbabilityTarget, operator_rows::kWeightOptional,
+         operator_rows::kPosWeightOptional}, 0,
+     1, {operator_rows::kReduction},
+     ResultRule::kLoss, MeanDivisor::kBroadcastElements, &validation::kHalfFirstTypesBf16FromAtlasA2, false,
+     &references::BinaryCrossEntropyWithLogits, nullptr, AtenResultType::kSelf, nullptr, 0,
+     [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
+         return aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize(in[0], in[1], in[2], in[3], operator_rows::Int(p[0]),
+                                                                  out, size, executor);
+     },
+     aclnnBinaryCrossEntropyWithLogits, 1},
+    {"binary_cross_entropy_with_logits_backward", "aclnnBinaryCrossEntropyWithLogitsBackward",
+     "gradOutput * weight * ((1 + posWeight * target - target) * sigmoid(self) - posWeight * target), divided by "
+     "numel(self) for mean",
+     5, {operator_rows::kGradOutputToSelf, operator_rows::kSelf, operator_rows::kProbabilityTarget,
+         operator_rows::kWeightOptional, operator_rows::kPosWeightOptional}, 1,
+     1, {operator_rows::kReduction},
+     ResultRule::kGradient, MeanDivisor::kSelfElements, &validation::kHalfFirstTypesBf16FromAtlasA2, false,
+     &references::BinaryCrossEntropyWithLogitsGrad, nullptr, AtenResultType::kSelf, nullptr, 0,
+     [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
+         return aclnnBinaryCrossEntropyWithLogitsBackwardGetWorkspaceSize(in[0], in[1], in[2], in[3], in[4],
+                                                                          operator_rows::Int(p[0]), out, size,
+                                                                          executor);
+     },
+     aclnnBinaryCrossEntropyWithLogitsBackward, 2},
 };
 
 inline constexpr int kOperatorCount = static_cast<int>(sizeof(kOperators) / sizeof(kOperators[0]));

@@ -32,6 +32,11 @@ struct DtypeSupport {
 inline constexpr DtypeSupport kFloatTypesBf16FromAtlasA2 = {{{ACL_FLOAT, ACL_FLOAT16, ACL_BF16, 0}, 3},
                                                            {{ACL_FLOAT, ACL_FLOAT16, 0, 0}, 2}};
 
+// The same types in the order of the binary cross-entropy losses' lists (FLOAT16 first), which their messages
+// print.
+inline constexpr DtypeSupport kHalfFirstTypesBf16FromAtlasA2 = {{{ACL_FLOAT16, ACL_FLOAT, ACL_BF16, 0}, 3},
+                                                               {{ACL_FLOAT16, ACL_FLOAT, 0, 0}, 2}};
+
 // The chip families CANN's op_api tells apart, from the SoC name.
 enum class NpuArch : uint8_t { kDav1001, kDav2002, kDav2201, kDav3002, kDav3510, kUnknown };
 NpuArch NpuArchOfSoc(const char* soc_name);

@@ -102,15 +102,19 @@ uint64_t DigestOfAllCases() {
         Buffer self({rows, columns}, type, values(kElements, 12000, 100.0f));
         Buffer target({columns}, type, values(columns, 1000, 300.0f));  // broadcast along rows
         Buffer grad({rows, columns}, type, values(kElements, 1000, 7.0f));
+        Buffer whole_target({rows, columns}, type, values(kElements, 1000, 1000.0f));  // where target is self's shape
         Buffer out({rows, columns}, type, std::vector<float>(kElements, 0.0f));
         Buffer sum({}, ACL_FLOAT, {0.0f});
+        Buffer typed_sum({}, type, {0.0f});  // a reduced result whose dtype CANN ties to an input's
         Buffer column_sums({columns}, ACL_FLOAT, std::vector<float>(static_cast<size_t>(columns), 0.0f));
         for (const aclnn_cpu::OperatorDescription& row : aclnn_cpu::kOperators) {
-            // self is self, an incoming gradient is grad, any other input is the broadcast target.
+            // self is self, an incoming gradient is grad, an input of self's exact shape is whole_target, any
+            // other input is the broadcast target.
             std::vector<const aclTensor*> inputs;
             for (int k = 0; k < row.input_count; ++k) {
                 inputs.push_back(k == row.self_input ? self.tensor()
                                  : row.inputs[k].domain == aclnn_cpu::ValueDomain::kGradient ? grad.tensor()
+                                 : row.inputs[k].shape == aclnn_cpu::InputShape::kSameAsSelf ? whole_target.tensor()
                                                                                              : target.tensor());
             }
             // The default parameters, then the others (beta) at half their default.
@@ -121,9 +125,11 @@ uint64_t DigestOfAllCases() {
                         parameters[p] = row.parameters[p].default_value * (variant == 1 ? 0.5 : 1.0);
                     parameters[0] = static_cast<double>(reduction);
                     const bool reduced = aclnn_cpu::ReducesTo(row, reduction);
+                    const bool tied = row.out_dtype_input >= 0;
                     const Buffer& result = !reduced ? out
                                            : row.result == aclnn_cpu::ResultRule::kLossOverFirstDim ? column_sums
-                                                                                                     : sum;
+                                           : tied ? typed_sum
+                                                  : sum;
                     uint64_t workspace_size = 0;
                     aclOpExecutor* executor = nullptr;
                     if (row.get_workspace_size(inputs.data(), parameters, result.tensor(), &workspace_size,
@@ -133,7 +139,7 @@ uint64_t DigestOfAllCases() {
                     }
                     row.run(nullptr, 0, executor, nullptr);
                     aclrtSynchronizeStream(nullptr);
-                    result.AddTo(&digest, reduced ? ACL_FLOAT : type);
+                    result.AddTo(&digest, reduced && !tied ? ACL_FLOAT : type);
                 }
             }
         }

@@ -262,6 +262,9 @@ void VerifySuccess(const Fixture& f, const aclnn_cpu::OperatorDescription& op, c
     call.broadcast_count = n;
     call.self_count = Count(f.descriptions[InputSlot(op.input_count, op.self_input)].dims);
     call.gradient_count = Count(f.descriptions[InputSlot(op.input_count, 0)].dims);
+    call.given_inputs = 0;
+    for (int k = 0; k < op.input_count; ++k)
+        if (f.tensors[InputSlot(op.input_count, k)] != nullptr) call.given_inputs |= 1u << k;
     std::map<const char*, bool> out_bytes;  // every byte of out's view
     std::vector<int64_t> strides[kSlots];
     for (int k = 0; k < kSlots; ++k) strides[k] = EffectiveStrides(f.descriptions[k]);
@@ -270,9 +273,7 @@ void VerifySuccess(const Fixture& f, const aclnn_cpu::OperatorDescription& op, c
     // Per out element (one for a full reduction, one per column over the first dim): the reference sum.
     const int64_t columns = over_first_dim ? (shape.empty() ? 1 : Count({shape.begin() + 1, shape.end()})) : 1;
     const int64_t rows = over_first_dim ? (shape.empty() ? 1 : shape[0]) : n;
-    std::vector<test_support::AccurateSummer> sums(reduced && !over_first_dim ? 1 : 0);
-    std::vector<test_support::RoundedTermSummer> column_sums(over_first_dim ? static_cast<size_t>(columns) : 0,
-                                                             test_support::RoundedTermSummer(promote));
+    std::vector<test_support::ReducedLossReference> sums(reduced ? static_cast<size_t>(columns) : 0);
     std::vector<int64_t> index(shape.size(), 0);
     std::vector<double> values;
     for (int64_t linear = 0; linear < n; ++linear) {
@@ -298,9 +299,9 @@ void VerifySuccess(const Fixture& f, const aclnn_cpu::OperatorDescription& op, c
         if (reduced) {
             // A sum over the first dim adds each term rounded to the promote type (CANN's none result first).
             if (over_first_dim)
-                column_sums[static_cast<size_t>(linear % columns)].Add(reference.value);
+                sums[static_cast<size_t>(linear % columns)].AddRounded(reference, promote);
             else
-                sums[0].Add(reference.value);
+                sums[0].Add(reference);
             advance();
             continue;
         }
@@ -334,10 +335,8 @@ void VerifySuccess(const Fixture& f, const aclnn_cpu::OperatorDescription& op, c
             for (int64_t b = 0; b < ElementBytes(o.dtype); ++b) out_bytes[address + b] = true;
             const double got = test_support::DecodeElement(address, out_type);
             double expected = 0;
-            const double total = over_first_dim ? column_sums[static_cast<size_t>(c)].Total() : sums[0].Total();
-            const double slack = over_first_dim ? column_sums[static_cast<size_t>(c)].Slack() : 0;
-            const char* problem = test_support::CheckReducedLoss(total, rows, reduction == 1, promote, out_type, got,
-                                                                 &expected, slack);
+            const char* problem =
+                sums[static_cast<size_t>(c)].Check(rows, reduction == 1, promote, out_type, got, &expected);
             if (problem[0] != '\0') {
                 std::fprintf(stderr, "%s reduction %lld over %lld elements (column %lld): got %g expected %g (%s)\n",
                              op.api_name, static_cast<long long>(reduction), static_cast<long long>(rows),

@@ -90,6 +90,9 @@ struct Job {
         call.broadcast_count = rows * columns;
         call.self_count = Elements(op->self_input);
         call.gradient_count = Elements(0);
+        call.given_inputs = 0;
+        for (int k = 0; k < op->input_count; ++k)
+            if (present[k]) call.given_inputs |= 1u << k;
         return call;
     }
 };
@@ -107,6 +110,9 @@ double RandomValue(aclnn_cpu::ValueDomain domain, std::mt19937_64& rng) {
     switch (domain) {
         case aclnn_cpu::ValueDomain::kSignLabel: return rng() % 2 ? 1.0 : -1.0;
         case aclnn_cpu::ValueDomain::kGradient: return std::uniform_real_distribution<double>(-2.0, 2.0)(rng);
+        case aclnn_cpu::ValueDomain::kProbability:
+            return rng() % 8 == 0 ? static_cast<double>(rng() % 2) : std::uniform_real_distribution<double>(0.0, 1.0)(rng);
+        case aclnn_cpu::ValueDomain::kWeight: return std::uniform_real_distribution<double>(0.0, 2.0)(rng);
         default: return std::uniform_real_distribution<double>(-8.0, 8.0)(rng);
     }
 }
@@ -125,6 +131,7 @@ std::unique_ptr<Job> Launch(std::mt19937_64& rng, aclrtStream stream) {
     for (auto& t : job->types) t = kTypes[rng() % 3];
     if (op.inputs_share_dtype)
         for (int k = 0; k < op.input_count; ++k) job->types[k] = job->types[op.self_input];
+    if (op.out_dtype_input >= 0) job->types[kOut] = job->types[op.out_dtype_input];
     for (int k = 0; k < op.input_count; ++k) job->present[k] = !op.inputs[k].optional || rng() % 3 != 0;
     job->present[kOut] = true;
     job->scalar_grad = op.result == aclnn_cpu::ResultRule::kGradient && rng() % 4 == 0;
@@ -198,20 +205,18 @@ aclDataType Promote(const Job& job) {
 bool VerifySum(const Job& job, int64_t first, int64_t step, int64_t count, int64_t at, bool terms_rounded) {
     const test_support::RowCall call = job.Call();
     const aclDataType promote = Promote(job);
-    test_support::AccurateSummer sum;
-    test_support::RoundedTermSummer rounded_sum(promote);
+    test_support::ReducedLossReference sum;
     for (int64_t c = 0; c < count; ++c) {
-        const double value = test_support::RowElementReference(call, InputValues(job, first + c * step).data()).value;
+        const test_support::ReferenceValue term =
+            test_support::RowElementReference(call, InputValues(job, first + c * step).data());
         if (terms_rounded)
-            rounded_sum.Add(value);
+            sum.AddRounded(term, promote);
         else
-            sum.Add(value);
+            sum.Add(term);
     }
     const double got = test_support::DecodeElement(job.host_out.data() + at * Size(job.types[kOut]), job.types[kOut]);
     double expected = 0;
-    const double total = terms_rounded ? rounded_sum.Total() : sum.Total();
-    const char* problem = test_support::CheckReducedLoss(total, count, job.reduction() == 1, promote, job.types[kOut],
-                                                         got, &expected, terms_rounded ? rounded_sum.Slack() : 0);
+    const char* problem = sum.Check(count, job.reduction() == 1, promote, job.types[kOut], got, &expected);
     return problem[0] == '\0';
 }
 
@@ -248,6 +253,10 @@ void Verify(const Job& job, std::mt19937_64& rng) {
             test_support::RowElementReference(call, InputValues(job, i).data()), promote, job.types[kOut], got,
             &expected);
         if (problem[0] != '\0') {
+            std::string inputs;
+            for (double v : InputValues(job, i)) inputs += " " + std::to_string(v);
+            std::fprintf(stderr, "%s element %lld: got %g expected %g (%s); inputs%s\n", job.op->api_name,
+                         static_cast<long long>(i), got, expected, problem, inputs.c_str());
             Failure("a result differs from the float64 reference");
             return;
         }

@@ -42,6 +42,7 @@ struct RowCall {
     int64_t broadcast_count = 0;     // numel of the broadcast shape
     int64_t self_count = 0;          // numel of self (the row's self input)
     int64_t gradient_count = 0;      // numel of input 0 of a gradient row (its incoming gradient)
+    unsigned given_inputs = ~0u;     // bit k set: the row's input k is given (clear: an absent optional one)
 };
 
 // The reduction value of a call (parameter 0), or 0 for a row without one.
@@ -76,31 +77,45 @@ private:
     double high_ = 0, low_ = 0;
 };
 
-// A sum over the first dim: each term rounded to the promote type first (CANN rounds the none result, then sums
-// it). The kernel's fp32 term may differ from the float64 one by CheckElement's 8 fp32 ulp; where that span
-// holds a rounding midpoint of the promote type, the kernel's term may round the other way, so each such term
-// adds its promote-type ulp to Slack().
-class RoundedTermSummer {
-public:
-    explicit RoundedTermSummer(aclDataType promote) : promote_(promote) {}
-    void Add(double term);
-    double Total() const { return sum_.Total(); }
-    double Slack() const { return slack_; }
-
-private:
-    aclDataType promote_;
-    AccurateSummer sum_;
-    double slack_ = 0;
-};
-
 // Checks a mean or sum of aclnnSoftMarginLoss (got, in out's type) against exact_sum, the exact sum of the
 // float64 losses of its n terms (NaN when a loss is NaN). The kernel's order is CANN's: the sum rounded to fp32
 // -- infinity when it exceeds FLT_MAX, even if the mean would not -- then, for mean, times 1/(float)n. Within 10
 // fp32 ulp (each fp32 term is within 8 ulp and all are non-negative; the fp32 sum and 1/n round), plus an ulp
 // of the promote type and of out's type where they are narrower; a sum within that tolerance of the fp32
-// overflow boundary may be finite or infinite. terms_slack (RoundedTermSummer::Slack() for a sum of rounded
-// terms) widens the tolerance by its share in the result. Returns an empty string when it matches.
+// overflow boundary may be finite or infinite. Returns an empty string when it matches.
+// extra_error: what the terms' own errors may add beyond that where they cancel (ReducedLossReference).
 const char* CheckReducedLoss(double exact_sum, int64_t n, bool mean, aclDataType promote, aclDataType out_type,
-                             double got, double* expected_out, double terms_slack = 0);
+                             double got, double* expected_out, double extra_error = 0);
+
+// The reference of a mean or sum: the exact sum of the terms' float64 values, and the error the fp32 terms may
+// carry into it beyond CheckReducedLoss's ulps of the sum -- each term's absolute slack, and where terms of
+// both signs cancel, 8 fp32 ulp of the magnitude that cancelled (none when every term has one sign).
+class ReducedLossReference {
+public:
+    void Add(const ReferenceValue& term, double value) {
+        sum_.Add(value);
+        magnitude_.Add(std::fabs(value));
+        slack_ += term.absolute_slack;
+    }
+    void Add(const ReferenceValue& term) { Add(term, term.value); }
+    // A sum over the first dim adds each term rounded to the promote type (CANN rounds the none result, then
+    // sums it). The kernel's fp32 term may differ from the float64 one by CheckElement's 8 fp32 ulp; where that
+    // span holds a rounding midpoint of the promote type, the kernel's term may round the other way, so such a
+    // term adds its promote-type ulp to the slack.
+    void AddRounded(const ReferenceValue& term, aclDataType promote);
+    double Total() const { return sum_.Total(); }
+    double ExtraError() const {
+        const double cancelled = magnitude_.Total() - std::fabs(sum_.Total());
+        return slack_ + (std::isfinite(cancelled) && cancelled > 0 ? 8 * std::ldexp(cancelled, -23) : 0.0);
+    }
+    const char* Check(int64_t n, bool mean, aclDataType promote, aclDataType out_type, double got,
+                      double* expected_out) const {
+        return CheckReducedLoss(Total(), n, mean, promote, out_type, got, expected_out, ExtraError());
+    }
+
+private:
+    AccurateSummer sum_, magnitude_;
+    double slack_ = 0;
+};
 
 }  // namespace test_support

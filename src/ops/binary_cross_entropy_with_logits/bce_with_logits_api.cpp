@@ -1,0 +1,73 @@
+// aclnnBinaryCrossEntropyWithLogits on the elementwise engine, in the order of CANN's op_api (ops-nn
+// loss/sigmoid_cross_entropy_with_logits_v2/op_api/aclnn_binary_cross_entropy_with_logits.cpp): self, target and
+// out in the SoC's list, out's dtype target's, the reduction, the ranks, self's shape target's, the optional
+// weights broadcast to it; out of self's shape for none, one element otherwise (a mean or sum of the fp32
+// losses, then cast to out's dtype).
+#include "aclnn/opdev/op_errno.h"
+#include "aclnnop/aclnn_binary_cross_entropy_with_logits.h"
+#include "common/error_message.h"
+#include "common/log.h"
+#include "engine/elementwise_operator.h"
+#include "ops/binary_cross_entropy_with_logits/bce_with_logits_checks.h"
+#include "ops/binary_cross_entropy_with_logits/bce_with_logits_kernels.h"
+
+namespace {
+
+constexpr const char* kPhase1Name = "aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize";
+constexpr const char* kPhase2Name = "aclnnBinaryCrossEntropyWithLogits";
+
+}  // namespace
+
+extern "C" {
+
+aclnnStatus aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize(const aclTensor* self, const aclTensor* target,
+                                                              const aclTensor* weightOptional,
+                                                              const aclTensor* posWeightOptional, int64_t reduction,
+                                                              aclTensor* out, uint64_t* workspaceSize,
+                                                              aclOpExecutor** executor) {
+    using namespace aclnn_cpu;
+    namespace checks = validation::checks;
+    namespace bce = ops::binary_cross_entropy_with_logits;
+    return engine::GuardCBoundary(kPhase1Name, [&]() -> aclnnStatus {
+        engine::ElementwiseRequest request(kPhase1Name, workspaceSize, executor);
+        request.validation.inputs = {{self, "self"},
+                                     {target, "target"},
+                                     {weightOptional, "weight", true},
+                                     {posWeightOptional, "posWeight", true}};
+        request.validation.out = {out, "out"};
+        request.validation.out_shape = validation::OutShapeRule::kOneElement;
+        request.validation.dtypes = bce::kDtypes;
+        request.validation.steps = {
+            checks::NullTensors(),
+            checks::DtypesInList({0, 1, checks::kOut}),
+            bce::DtypeMatches(1, checks::kOut),
+            checks::Custom([=] {
+                // CANN only warns here: a reduced loss is written into any one-element out.
+                if (reduction != 0 && !out->view_dims.empty())
+                    Log(LogLevel::kWarning, "%s: Reduction is %lld, out shape must be [1].", kPhase1Name,
+                        static_cast<long long>(reduction));
+                return ACLNN_SUCCESS;
+            }),
+            checks::ReductionInRange(reduction, "Reduction only support [0, 1, 2]."),
+            checks::Ranks({0, 1, 2, 3}),
+            bce::ForwardShapes(),
+            checks::Layouts(),
+            checks::Broadcast(),
+            checks::OutShape(reduction != 0),
+            checks::OutDoesNotOverlapItself(),
+        };
+        const bce::OptionalInputs given{weightOptional != nullptr, posWeightOptional != nullptr};
+        request.describe = [reduction, given](const validation::ValidatedOperation&) {
+            return engine::ReducedLoss(kPhase2Name, bce::LossKernelChooser(given), reduction,
+                                       engine::MeanRule::kTimesReciprocal);
+        };
+        return engine::PlanElementwiseOperator(request);
+    });
+}
+
+aclnnStatus aclnnBinaryCrossEntropyWithLogits(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                                              const aclrtStream stream) {
+    return aclnn_cpu::engine::RunElementwiseOperator(workspace, workspaceSize, executor, stream, kPhase2Name);
+}
+
+}  // extern "C"

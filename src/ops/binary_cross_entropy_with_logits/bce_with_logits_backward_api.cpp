@@ -1,0 +1,81 @@
+// aclnnBinaryCrossEntropyWithLogitsBackward on the elementwise engine, in the order of CANN's op_api (ops-nn
+// loss/sigmoid_cross_entropy_with_logits_grad_v2/op_api/aclnn_binary_cross_entropy_with_logits_backward.cpp):
+// out's rank (the only one CANN's template checks), every tensor's dtype in the SoC's list, out's dtype target's,
+// the storage formats, the shapes (self, target and out equal; gradOutput and the optional weights broadcast to
+// self), the reduction. The mean multiplies by 1 / numel(self) in fp32, after everything else.
+#include <algorithm>
+
+#include "aclnn/opdev/op_errno.h"
+#include "aclnnop/aclnn_binary_cross_entropy_with_logits_backward.h"
+#include "common/error_message.h"
+#include "engine/elementwise_operator.h"
+#include "ops/binary_cross_entropy_with_logits/bce_with_logits_checks.h"
+#include "ops/binary_cross_entropy_with_logits/bce_with_logits_kernels.h"
+
+namespace {
+
+constexpr const char* kPhase1Name = "aclnnBinaryCrossEntropyWithLogitsBackwardGetWorkspaceSize";
+constexpr const char* kPhase2Name = "aclnnBinaryCrossEntropyWithLogitsBackward";
+
+// CANN's CheckInputDimension reaches OP_CHECK_MAX_DIM only for out (its other arguments are const), with the
+// template's parameter name in the message.
+aclnnStatus CheckOutRank(const aclTensor* out) {
+    if (out->view_dims.size() <= 8) return ACLNN_SUCCESS;
+    aclnn_cpu::SetErrorMessage(aclnn_cpu::kAclnnParameterError, "%s: The t tensor cannot be larger than 8 dimensions.",
+                               kPhase1Name);
+    return ACLNN_ERR_PARAM_INVALID;
+}
+
+}  // namespace
+
+extern "C" {
+
+aclnnStatus aclnnBinaryCrossEntropyWithLogitsBackwardGetWorkspaceSize(
+    const aclTensor* gradOutput, const aclTensor* self, const aclTensor* target, const aclTensor* weightOptional,
+    const aclTensor* posWeightOptional, int64_t reduction, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor) {
+    using namespace aclnn_cpu;
+    namespace checks = validation::checks;
+    namespace bce = ops::binary_cross_entropy_with_logits;
+    return engine::GuardCBoundary(kPhase1Name, [&]() -> aclnnStatus {
+        engine::ElementwiseRequest request(kPhase1Name, workspaceSize, executor);
+        request.validation.inputs = {{gradOutput, "gradOutput"},
+                                     {self, "self"},
+                                     {target, "target"},
+                                     {weightOptional, "weightOptional", true},
+                                     {posWeightOptional, "posWeightOptional", true}};
+        request.validation.out = {out, "out"};
+        request.validation.dtypes = bce::kDtypes;
+        request.validation.steps = {
+            checks::NullTensors(),
+            checks::Custom([=] { return CheckOutRank(out); }),
+            checks::DtypesInList({0, 1, 2, 3, 4, checks::kOut}),
+            bce::DtypeMatches(checks::kOut, 2),
+            bce::BackwardFormats(),
+            checks::Layouts(),
+            bce::BackwardShapes(),
+            checks::ReductionInRange(reduction, "Reduction should be between 0 and 2, but current is %lld"),
+            checks::Broadcast(),
+            checks::OutShape(false),
+            checks::OutDoesNotOverlapItself(),
+        };
+        const bce::OptionalInputs given{weightOptional != nullptr, posWeightOptional != nullptr};
+        request.describe = [reduction, given, self](const validation::ValidatedOperation&) {
+            engine::ElementwiseDescription description;
+            description.phase2_name = kPhase2Name;
+            description.choose_kernel = bce::GradientKernelChooser(given);
+            // CANN's tiling: 1.0f / max(1.0f, (float)numel(self)), in fp32.
+            const float count = static_cast<float>(engine::ViewElementCount(*self));
+            description.parameters.values[0] = reduction == 1 ? 1.0f / std::max(1.0f, count) : 1.0f;
+            return description;
+        };
+        return engine::PlanElementwiseOperator(request);
+    });
+}
+
+aclnnStatus aclnnBinaryCrossEntropyWithLogitsBackward(void* workspace, uint64_t workspaceSize,
+                                                      aclOpExecutor* executor, const aclrtStream stream) {
+    return aclnn_cpu::engine::RunElementwiseOperator(workspace, workspaceSize, executor, stream, kPhase2Name);
+}
+
+}  // extern "C"
