@@ -86,6 +86,8 @@ struct Call {
         call.broadcast_count = NumElements(BroadcastShape());
         call.self_count = NumElements(inputs[static_cast<size_t>(row->self_input)]->spec().dims);
         call.gradient_count = NumElements(inputs[0]->spec().dims);
+        const std::vector<int64_t> shape = BroadcastShape();
+        call.first_dim = shape.empty() ? 1 : shape[0];
         call.given_inputs = 0;
         for (size_t k = 0; k < inputs.size(); ++k)
             if (inputs[k]) call.given_inputs |= 1u << k;

@@ -243,4 +243,26 @@ inline ReferenceElement BinaryCrossEntropyWithLogitsGrad(const double* in, const
     return result;
 }
 
+// aclnnKlDivBackward: -(t * g) * scale, t = target, or exp(target) with logTarget; self does not enter. scale
+// is 1, 1/N for mean or 1/(first dim) for batchmean. Each fp32 step's range as the kernel's; a product or exp
+// below fp32's normal range keeps only its subnormal spacing. parameters: reduction, logTarget. inputs:
+// gradOutput, self, target.
+inline ReferenceElement KlDivGrad(const double* in, const ReferenceCall& call) {
+    const double g = in[0], y = in[2];
+    const bool log_target = call.parameters[1] != 0.0;
+    const double t = log_target ? WithFloatRange(std::exp(y)) : y;
+    const double product = WithFloatRange(t * g);
+    ReferenceElement result;
+    result.value = WithFloatRange(-product * call.scale);
+    if (product != 0 && std::fabs(product) < 0x1p-126) result.absolute_slack += 0x1p-149 * call.scale;
+    if (log_target && t < 0x1p-126) result.absolute_slack += 0x1p-149 * std::fabs(g) * call.scale;
+    if (NearFloatOverflow(t * g) || (log_target && NearFloatOverflow(std::exp(y)))) {
+        result.nan_acceptable = true;
+        result.nonfinite_acceptable = true;
+    }
+    // exp(target) at fp32's edge of overflow, times a zero gradient: NaN (inf * 0) or 0.
+    if (log_target && g == 0 && NearFloatOverflow(std::exp(y))) result.nan_acceptable = true;
+    return result;
+}
+
 }  // namespace aclnn_cpu::references

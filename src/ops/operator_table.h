@@ -16,6 +16,7 @@
 #include "aclnn/acl_meta.h"
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits.h"
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits_backward.h"
+#include "aclnnop/aclnn_kl_div_backward.h"
 #include "aclnnop/aclnn_l1_loss.h"
 #include "aclnnop/aclnn_l1_loss_backward.h"
 #include "aclnnop/aclnn_mse_loss.h"
@@ -117,6 +118,7 @@ struct OperatorDescription {
     GetWorkspaceSizeFunction get_workspace_size;
     RunFunction run;
     int out_dtype_input = -1;  // the input whose dtype out must have (CANN's OP_CHECK_DTYPE_NOT_MATCH), or -1
+    bool batch_mean = false;   // reduction 3 scales by 1 / the broadcast shape's first dim (batchmean)
 };
 
 // Whether some input's shape is tied to self's (then self has the whole shape).
@@ -136,6 +138,7 @@ constexpr ParameterDescription kReduction = {"reduction", "reduction", Parameter
 constexpr ParameterDescription kAnyReduction = {"reduction", "reduction", ParameterType::kInt64, 1, -kInfinity,
                                                 kInfinity};
 constexpr ParameterDescription kBeta = {"beta", "beta", ParameterType::kFloat, 1, 0, kInfinity};
+constexpr ParameterDescription kLogTarget = {"logTarget", "log_target", ParameterType::kBool, 0, 0, 1};
 
 constexpr InputDescription kGradOutput = {"gradOutput", "grad_output", false, ValueDomain::kGradient};
 constexpr InputDescription kSelf = {"self", "self", false, ValueDomain::kReal};
@@ -278,6 +281,19 @@ inline constexpr OperatorDescription kOperators[] = {
                                                                           executor);
      },
      aclnnBinaryCrossEntropyWithLogitsBackward, 2},
+    {"kl_div_backward", "aclnnKlDivBackward",
+     "-(target * gradOutput), or -(exp(target) * gradOutput) with logTarget; divided by N for mean, by the first "
+     "dim for batchmean (reduction 3)",
+     3, {operator_rows::kGradOutputToSelf, operator_rows::kSelf,
+         {"target", "target", false, ValueDomain::kProbability, InputShape::kToSelf}}, 1,
+     2, {operator_rows::kAnyReduction, operator_rows::kLogTarget},
+     ResultRule::kGradient, MeanDivisor::kBroadcastElements, &validation::kFloatTypesBf16FromAtlasA2, false,
+     &references::KlDivGrad, nullptr, AtenResultType::kSelf, nullptr, 0,
+     [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
+         return aclnnKlDivBackwardGetWorkspaceSize(in[0], in[1], in[2], operator_rows::Int(p[0]), p[1] != 0.0, out,
+                                                   size, executor);
+     },
+     aclnnKlDivBackward, -1, true},
 };
 
 inline constexpr int kOperatorCount = static_cast<int>(sizeof(kOperators) / sizeof(kOperators[0]));

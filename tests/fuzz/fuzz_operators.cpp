@@ -262,6 +262,7 @@ void VerifySuccess(const Fixture& f, const aclnn_cpu::OperatorDescription& op, c
     call.broadcast_count = n;
     call.self_count = Count(f.descriptions[InputSlot(op.input_count, op.self_input)].dims);
     call.gradient_count = Count(f.descriptions[InputSlot(op.input_count, 0)].dims);
+    call.first_dim = shape.empty() ? 1 : shape[0];
     call.given_inputs = 0;
     for (int k = 0; k < op.input_count; ++k)
         if (f.tensors[InputSlot(op.input_count, k)] != nullptr) call.given_inputs |= 1u << k;

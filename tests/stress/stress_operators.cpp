@@ -90,6 +90,7 @@ struct Job {
         call.broadcast_count = rows * columns;
         call.self_count = Elements(op->self_input);
         call.gradient_count = Elements(0);
+        call.first_dim = rows;
         call.given_inputs = 0;
         for (int k = 0; k < op->input_count; ++k)
             if (present[k]) call.given_inputs |= 1u << k;

@@ -43,11 +43,12 @@ struct RowCall {
     int64_t self_count = 0;          // numel of self (the row's self input)
     int64_t gradient_count = 0;      // numel of input 0 of a gradient row (its incoming gradient)
     unsigned given_inputs = ~0u;     // bit k set: the row's input k is given (clear: an absent optional one)
+    int64_t first_dim = 1;           // the broadcast shape's first dim (1 for a 0-d shape)
 };
 
 // The reduction value of a call (parameter 0), or 0 for a row without one.
 int64_t ReductionOf(const RowCall& call);
-// A gradient's mean scale: 1/N by the row's MeanDivisor for reduction 1, else 1.
+// A gradient's mean scale: 1/N by the row's MeanDivisor for reduction 1, 1/(first dim) for a batch mean, else 1.
 double GradientScale(const RowCall& call);
 // The row's float64 model of one element, from the present inputs' values in the row's order.
 ReferenceValue RowElementReference(const RowCall& call, const double* inputs);

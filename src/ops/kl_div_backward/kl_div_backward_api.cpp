@@ -1,0 +1,122 @@
+// aclnnKlDivBackward on the elementwise engine, in the order of CANN's op_api (ops-nn
+// loss/kl_div_loss_grad/op_api/aclnn_kl_div_backward.cpp): the four tensors not null, self's dtype castable to
+// out's, each tensor's dtype in the SoC's list, the ranks, self and target broadcast, gradOutput broadcast to
+// their shape, out of self's shape. The reduction is not checked: 1 is a mean over the broadcast shape, 3 a
+// batch mean over its first dim, anything else none (or sum: the same here).
+#include <string>
+#include <vector>
+
+#include "aclnn/opdev/op_errno.h"
+#include "aclnnop/aclnn_kl_div_backward.h"
+#include "common/error_message.h"
+#include "engine/elementwise_operator.h"
+#include "ops/kl_div_backward/kl_div_backward_kernels.h"
+#include "validation/tensor_checks.h"
+
+namespace {
+
+constexpr const char* kPhase1Name = "aclnnKlDivBackwardGetWorkspaceSize";
+constexpr const char* kPhase2Name = "aclnnKlDivBackward";
+constexpr int kGradOutput = 0, kSelf = 1, kTarget = 2;
+
+using aclnn_cpu::validation::BroadcastOperation;
+using aclnn_cpu::validation::CannShapeString;
+using aclnn_cpu::validation::ValidationState;
+
+aclnnStatus Invalid(const std::string& format, const std::string& a, const std::string& b) {
+    aclnn_cpu::SetErrorMessage(aclnn_cpu::kAclnnParameterError, ("%s: " + format).c_str(), kPhase1Name, a.c_str(),
+                               b.c_str());
+    return ACLNN_ERR_PARAM_INVALID;
+}
+
+// CheckNotNull4Tensor: its message names the helper's parameters, t0 to t3.
+aclnnStatus CheckNotNull(const BroadcastOperation& op, ValidationState&) {
+    const aclTensor* tensors[4] = {op.inputs[0].tensor, op.inputs[1].tensor, op.inputs[2].tensor, op.out.tensor};
+    for (int k = 0; k < 4; ++k) {
+        if (tensors[k] != nullptr) continue;
+        aclnn_cpu::SetErrorMessage(aclnn_cpu::kAclnnParameterError,
+                                   "%s: Expected a proper Tensor but got null for argument t%d.", kPhase1Name, k);
+        return ACLNN_ERR_PARAM_NULLPTR;
+    }
+    return ACLNN_SUCCESS;
+}
+
+// self and target broadcast; gradOutput broadcasts to their shape; out has self's. Then aclnn-cpu's own rule:
+// the broadcast shape is self's (a target that enlarges it would need the gradient summed back to self's
+// shape, docs/compatibility.md).
+aclnnStatus CheckShapes(const BroadcastOperation& op, ValidationState&) {
+    const std::vector<int64_t>& self = op.inputs[kSelf].tensor->view_dims;
+    const std::vector<int64_t>& target = op.inputs[kTarget].tensor->view_dims;
+    const std::vector<int64_t>& grad = op.inputs[kGradOutput].tensor->view_dims;
+    std::vector<int64_t> shape, grad_shape;
+    int conflict = 0;
+    if (!aclnn_cpu::validation::BroadcastShapes(self, target, &shape, &conflict)) {
+        aclnn_cpu::SetErrorMessage(aclnn_cpu::kAclnnParameterError,
+                                   "%s: The size of tensor self %s must match the size of tensor target %s.",
+                                   kPhase1Name, CannShapeString(self).c_str(), CannShapeString(target).c_str());
+        return ACLNN_ERR_PARAM_INVALID;
+    }
+    if (!aclnn_cpu::validation::BroadcastShapes(grad, shape, &grad_shape, &conflict) || grad_shape != shape)
+        return Invalid("Except shape of gradOutput must broadcast to %s, but current is %s.", CannShapeString(shape),
+                       CannShapeString(grad));
+    const std::vector<int64_t>& out = op.out.tensor->view_dims;
+    if (self != out) {
+        aclnn_cpu::SetErrorMessage(
+            aclnn_cpu::kAclnnParameterError,
+            "%s: Expected tensor for self to have same size as tensor for out, but %s does not equal %s.", kPhase1Name,
+            CannShapeString(self).c_str(), CannShapeString(out).c_str());
+        return ACLNN_ERR_PARAM_INVALID;
+    }
+    if (shape != self)
+        return Invalid("target %s enlarges self's shape %s; aclnn-cpu computes a target that broadcasts to self's.",
+                       CannShapeString(target), CannShapeString(self));
+    return ACLNN_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+aclnnStatus aclnnKlDivBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self,
+                                               const aclTensor* target, int64_t reduction, bool logTarget,
+                                               aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+    using namespace aclnn_cpu;
+    namespace checks = validation::checks;
+    return engine::GuardCBoundary(kPhase1Name, [&]() -> aclnnStatus {
+        engine::ElementwiseRequest request(kPhase1Name, workspaceSize, executor);
+        request.validation.inputs = {{gradOutput, "gradOutput"}, {self, "self"}, {target, "target"}};
+        request.validation.out = {out, "out"};
+        request.validation.steps = {
+            &CheckNotNull,
+            checks::PromotedCastableToOut({kSelf}),
+            checks::DtypesInList({kGradOutput, kSelf, kTarget, checks::kOut}),
+            checks::Ranks({kGradOutput, kSelf, kTarget, checks::kOut}),
+            checks::Layouts(),
+            &CheckShapes,
+            checks::Broadcast(),
+            checks::OutShape(false),
+            checks::OutDoesNotOverlapItself(),
+        };
+        request.describe = [reduction, logTarget](const validation::ValidatedOperation& validated) {
+            engine::ElementwiseDescription description;
+            description.phase2_name = kPhase2Name;
+            description.choose_kernel = ops::kl_div_backward::GradientKernelChooser(logTarget);
+            // CANN's tiling: (float)(1.0 / (double)N), N the broadcast shape's count (mean) or its first dim
+            // (batchmean; a 0-d shape counts as [1]).
+            const std::vector<int64_t>& shape = validated.broadcast_shape;
+            double count = 1.0;
+            if (reduction == 1) count = static_cast<double>(engine::ElementCount(shape));
+            if (reduction == 3) count = shape.empty() ? 1.0 : static_cast<double>(shape[0]);
+            description.parameters.values[0] = count > 0 ? static_cast<float>(1.0 / count) : 1.0f;
+            return description;
+        };
+        return engine::PlanElementwiseOperator(request);
+    });
+}
+
+aclnnStatus aclnnKlDivBackward(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                               aclrtStream stream) {
+    return aclnn_cpu::engine::RunElementwiseOperator(workspace, workspaceSize, executor, stream, kPhase2Name);
+}
+
+}  // extern "C"

@@ -1,0 +1,12 @@
+// The kernel choosers of aclnnKlDivBackward (its functors are in the .cpp, for every SIMD target).
+#pragma once
+
+#include "kernels/tile_kernel.h"
+
+namespace aclnn_cpu::ops::kl_div_backward {
+
+// -(target * gradOutput) * cof, or with log_target -(exp(target) * gradOutput) * cof; inputs gradOutput, self
+// (not read by the arithmetic: the gradient does not depend on it), target; parameter 0 is cof.
+kernels::TileKernelChooser GradientKernelChooser(bool log_target);
+
+}  // namespace aclnn_cpu::ops::kl_div_backward
