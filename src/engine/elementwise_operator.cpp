@@ -35,18 +35,29 @@ aclnnStatus PlanElementwiseOperator(const ElementwiseRequest& request) {
             Log(LogLevel::kWarning, "%s: %s has format FRACTAL_NZ, which may reduce precision; it is read as ND.",
                 api, inputs[request.nz_warning_input].name);
         }
-        // The present tensors only (an absent optional input has no operand; the functor is the one for the
-        // inputs given), then out.
+        // The present tensors the arithmetic reads (an absent optional input has no operand, the functor is the
+        // one for the inputs given; a shape-only input none), then out.
         std::vector<PlanOperand> operands;
-        for (size_t i = 0; i < validated.present.size(); ++i)
+        std::vector<aclTensor*> input_tensors;
+        for (size_t i = 0; i < validated.present.size(); ++i) {
+            if (validated.present[i]->shape_only) continue;
             operands.push_back({validated.present[i]->tensor, validated.present[i]->name, validated.extents[i]});
-        const ElementwiseDescription description = request.describe(validated);
+            if (i + 1 < validated.present.size())
+                input_tensors.push_back(const_cast<aclTensor*>(validated.present[i]->tensor));
+        }
+        ElementwiseDescription description = request.describe(validated);
+        // A shape-only input's dtype still takes part in the promotion (CANN casts every input).
+        int32_t promoted = -1;
+        bool any_shape_only = false;
+        for (size_t i = 0; i + 1 < validated.present.size(); ++i) {
+            const int32_t type = validated.present[i]->tensor->data_type;
+            promoted = promoted < 0 ? type : validation::PromoteFloatTypes(promoted, type);
+            any_shape_only = any_shape_only || validated.present[i]->shape_only;
+        }
+        if (any_shape_only) description.promote_type = promoted;
         auto plan = std::make_shared<ElementwisePlan>(description, std::move(operands), validated.broadcast_shape);
         status = plan->CheckAddressesAndSizeWorkspace(api);
         if (status != ACLNN_SUCCESS) return status;
-        std::vector<aclTensor*> input_tensors;
-        for (size_t i = 0; i + 1 < validated.present.size(); ++i)
-            input_tensors.push_back(const_cast<aclTensor*>(validated.present[i]->tensor));
         aclOpExecutor* created = CreateExecutor(plan, std::move(input_tensors),
                                                 {const_cast<aclTensor*>(request.validation.out.tensor)},
                                                 description.phase2_name);

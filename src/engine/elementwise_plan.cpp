@@ -137,6 +137,7 @@ ElementwisePlan::ElementwisePlan(const ElementwiseDescription& description, std:
     }
     config_.promote = config_.types[0];
     for (int k = 1; k < config_.num_inputs; ++k) config_.promote = Promote(config_.promote, config_.types[k]);
+    if (description.promote_type >= 0) config_.promote = ToElementType(description.promote_type);
     shape_ = BuildIterationShape(broadcast_shape, strides, sizes, out);
     config_.stream_stores = config_.output == OutputMode::kStore && !sum_over_first_dim_ &&
                             shape_.numel * kernels::ElementSize(config_.out_type()) >= kStreamingBytes;

@@ -44,6 +44,9 @@ struct ElementwiseDescription {
     // sum_over_first_dim: the operator's chooser of a kernel that adds into the columns' sums directly (one
     // pass), or nullptr (every tile is stored into an L1 buffer that is then added).
     kernels::ColumnSumKernelChooser choose_column_sum_kernel = nullptr;
+    // The inputs' promoted dtype where an input the kernel does not read takes part (a shape-only input), or
+    // -1: the promotion of the operands' dtypes.
+    int32_t promote_type = -1;
 };
 
 class ElementwisePlan final : public OpPlan, public std::enable_shared_from_this<ElementwisePlan> {

@@ -35,8 +35,10 @@ struct KernelConfig {
     ElementType out_type() const { return types[num_inputs]; }
 };
 
-// Whether every input has one dtype (the fused instances specialised on it apply).
+// Whether every input has one dtype and it is the promote type (the fused instances specialised on it apply; an
+// input the kernel does not read may still widen the promotion).
 inline bool InputsShareOneType(const KernelConfig& config) {
+    if (config.promote != config.types[0]) return false;
     for (int k = 1; k < config.num_inputs; ++k)
         if (config.types[k] != config.types[0]) return false;
     return true;

@@ -22,6 +22,7 @@ struct NamedTensor {
     const aclTensor* tensor;
     const char* name;       // the argument's name in CANN's prototype
     bool optional = false;  // a null tensor means "absent" (CANN's *Optional arguments)
+    bool shape_only = false;  // checked and broadcast, but not read: the arithmetic does not use its values
 };
 
 enum class OutShapeRule {

@@ -84,7 +84,9 @@ aclnnStatus aclnnKlDivBackwardGetWorkspaceSize(const aclTensor* gradOutput, cons
     namespace checks = validation::checks;
     return engine::GuardCBoundary(kPhase1Name, [&]() -> aclnnStatus {
         engine::ElementwiseRequest request(kPhase1Name, workspaceSize, executor);
-        request.validation.inputs = {{gradOutput, "gradOutput"}, {self, "self"}, {target, "target"}};
+        // self gives the shape only: the gradient does not depend on its values (CANN's kernel binds it as an
+        // unused placeholder), so it is not read.
+        request.validation.inputs = {{gradOutput, "gradOutput"}, {self, "self", false, true}, {target, "target"}};
         request.validation.out = {out, "out"};
         request.validation.steps = {
             &CheckNotNull,

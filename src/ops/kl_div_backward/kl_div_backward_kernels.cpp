@@ -17,13 +17,13 @@ namespace hn = hwy::HWY_NAMESPACE;
 // No rule for a zero target: 0 * g gives -0 for g > 0, as CANN's kernel. exp is the project's VectorExp.
 template <bool kLogTarget>
 struct KlDivGrad {
-    static constexpr int kInputs = 3;  // gradOutput, self, target
+    static constexpr int kInputs = 2;  // gradOutput, target (self gives the shape only, and is not read)
     static constexpr int kScaledInput = -1;
 
     explicit KlDivGrad(const kernels::FunctorParameters& parameters) : coefficient(parameters.values[0]) {}
 
     template <class D>
-    HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> g, hn::Vec<D> /*self*/, hn::Vec<D> target) const {
+    HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> g, hn::Vec<D> target) const {
         const auto t = kLogTarget ? kernels::HWY_NAMESPACE::VectorExp(d, target) : target;
         return hn::Mul(hn::Neg(hn::Mul(t, g)), hn::Set(d, coefficient));
     }

@@ -5,8 +5,8 @@
 
 namespace aclnn_cpu::ops::kl_div_backward {
 
-// -(target * gradOutput) * cof, or with log_target -(exp(target) * gradOutput) * cof; inputs gradOutput, self
-// (not read by the arithmetic: the gradient does not depend on it), target; parameter 0 is cof.
+// -(target * gradOutput) * cof, or with log_target -(exp(target) * gradOutput) * cof; inputs gradOutput and
+// target (self, which the gradient does not depend on, is not read); parameter 0 is cof.
 kernels::TileKernelChooser GradientKernelChooser(bool log_target);
 
 }  // namespace aclnn_cpu::ops::kl_div_backward
