@@ -52,10 +52,10 @@ def usable_types(name, types, out_type=None):
     """types, made one dtype where the row requires its inputs to share one (self's), and with out's dtype
     (when given) on the input whose dtype the row ties out's to."""
     info = _operators.OPERATORS[name]
-    types = (types[info.self_input],) * len(types) if info.inputs_share_dtype else tuple(types)
+    types = tuple(types)
     if out_type is not None and info.out_dtype_input >= 0:
         types = types[:info.out_dtype_input] + (out_type,) + types[info.out_dtype_input + 1:]
-    return types
+    return (types[info.self_input],) * len(types) if info.inputs_share_dtype else types
 
 
 def result_type_of(name, types):

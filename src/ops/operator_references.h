@@ -265,4 +265,57 @@ inline ReferenceElement KlDivGrad(const double* in, const ReferenceCall& call) {
     return result;
 }
 
+// max(log(v), -100): log(0) = -inf gives -100, a negative v NaN.
+inline double ClampedLog(double v) {
+    if (std::isnan(v) || v < 0) return NAN;
+    return v == 0 ? -100.0 : std::max(std::log(v), -100.0);
+}
+
+// aclnnBinaryCrossEntropy: -w (y max(log x, -100) + (1 - y) max(log(1 - x), -100)), 1 - x rounded to fp32 as
+// the kernel forms it (so log(1 - x) is 0 for x below fp32's half ulp of 1, not -x). Highway's log is within 4
+// ulp and the terms may cancel where y lies outside [0, 1]: 16 half ulps of each term are granted.
+// parameters: reduction. inputs: self, target[, weight].
+inline ReferenceElement BinaryCrossEntropy(const double* in, const ReferenceCall& call) {
+    const double x = in[0], y = in[1];
+    const double w = call.Given(2) ? in[2] : 1.0;
+    const double positive = WithFloatRange(ClampedLog(x) * y);
+    const double negative = WithFloatRange(ClampedLog(RoundToFloat(1.0 - x)) * WithFloatRange(1.0 - y));
+    const double loss = WithFloatRange(-(positive + negative));
+    ReferenceElement result;
+    result.value = WithFloatRange(loss * w);
+    result.absolute_slack = (std::fabs(positive) + std::fabs(negative)) * std::fabs(w) * 0x1p-20;
+    if (NearFloatOverflow(positive) || NearFloatOverflow(negative) || NearFloatOverflow(loss) ||
+        NearFloatOverflow(loss * w) || std::isinf(w) || std::isinf(y)) {
+        result.nan_acceptable = true;
+        result.nonfinite_acceptable = true;
+    }
+    return result;
+}
+
+// aclnnBinaryCrossEntropyBackward: g (x - y) / max((1 - x) x, 1e-12f) * w * scale, w = weight where given (else
+// 1), scale 1/numel(self) for mean. parameters: reduction. inputs: gradOutput, self, target[, weight].
+inline ReferenceElement BinaryCrossEntropyGrad(const double* in, const ReferenceCall& call) {
+    const double g = in[0], x = in[1], y = in[2];
+    const double w = call.Given(3) ? in[3] : 1.0;
+    const double epsilon = static_cast<double>(1e-12f);
+    const double product = WithFloatRange(RoundToFloat(1.0 - x) * x);
+    const double denominator = product < epsilon ? epsilon : product;
+    const double numerator = WithFloatRange(g * WithFloatRange(x - y));
+    const double quotient = WithFloatRange(numerator / denominator);
+    ReferenceElement result;
+    result.value = WithFloatRange(WithFloatRange(quotient * w) * call.scale);
+    // The product near the clamp: the rounding of (1 - x) x may move it across 1e-12 either way.
+    if (std::fabs(product - epsilon) <= epsilon * 0x1p-20)
+        result.absolute_slack = std::fabs(numerator / epsilon * w * call.scale) * 0x1p-19;
+    if (numerator != 0 && std::fabs(numerator) < 0x1p-126)
+        result.absolute_slack += 0x1p-149 / denominator * std::fabs(w) * call.scale;
+    if (NearFloatOverflow(numerator) || NearFloatOverflow(quotient) || NearFloatOverflow(quotient * w) ||
+        NearFloatOverflow(g * (x - y)) || NearFloatOverflow(x - y) || NearFloatOverflow((1.0 - x) * x) ||
+        std::isinf(w * call.scale) || std::isinf(g)) {
+        result.nan_acceptable = true;
+        result.nonfinite_acceptable = true;
+    }
+    return result;
+}
+
 }  // namespace aclnn_cpu::references

@@ -14,6 +14,9 @@
 #include <limits>
 
 #include "aclnn/acl_meta.h"
+#include "aclnn/opdev/op_errno.h"
+#include "aclnnop/aclnn_binary_cross_entropy.h"
+#include "aclnnop/aclnn_binary_cross_entropy_backward.h"
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits.h"
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits_backward.h"
 #include "aclnnop/aclnn_kl_div_backward.h"
@@ -119,6 +122,8 @@ struct OperatorDescription {
     RunFunction run;
     int out_dtype_input = -1;  // the input whose dtype out must have (CANN's OP_CHECK_DTYPE_NOT_MATCH), or -1
     bool batch_mean = false;   // reduction 3 scales by 1 / the broadcast shape's first dim (batchmean)
+    // CANN's status for a null required tensor: 161001, or the 561103 aclnnBinaryCrossEntropy's op_api returns.
+    aclnnStatus null_tensor_status = ACLNN_ERR_PARAM_NULLPTR;
 };
 
 // Whether some input's shape is tied to self's (then self has the whole shape).
@@ -294,6 +299,32 @@ inline constexpr OperatorDescription kOperators[] = {
                                                    size, executor);
      },
      aclnnKlDivBackward, -1, true},
+    {"binary_cross_entropy", "aclnnBinaryCrossEntropy",
+     "-weight * (target * max(log(self), -100) + (1 - target) * max(log(1 - self), -100)); or its mean or sum",
+     3, {{"self", "self", false, ValueDomain::kProbability},
+         {"target", "target", false, ValueDomain::kProbability, InputShape::kSameAsSelf},
+         {"weight", "weight", true, ValueDomain::kWeight, InputShape::kSameAsSelf}}, 0,
+     1, {operator_rows::kReduction},
+     ResultRule::kLoss, MeanDivisor::kBroadcastElements, &validation::kFloatTypesBf16FromAtlasA2, true,
+     &references::BinaryCrossEntropy, nullptr, AtenResultType::kSelf, nullptr, 0,
+     [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
+         return aclnnBinaryCrossEntropyGetWorkspaceSize(in[0], in[1], in[2], operator_rows::Int(p[0]), out, size,
+                                                        executor);
+     },
+     aclnnBinaryCrossEntropy, 0, false, ACLNN_ERR_INNER_NULLPTR},
+    {"binary_cross_entropy_backward", "aclnnBinaryCrossEntropyBackward",
+     "gradOutput * (self - target) / max((1 - self) * self, 1e-12) * weight, times 1/numel(self) for mean",
+     4, {operator_rows::kGradOutputToSelf, {"self", "self", false, ValueDomain::kProbability},
+         {"target", "target", false, ValueDomain::kProbability, InputShape::kToSelf},
+         operator_rows::kWeightOptional}, 1,
+     1, {operator_rows::kReduction},
+     ResultRule::kGradient, MeanDivisor::kSelfElements, &validation::kHalfFirstTypesBf16FromAtlasA2, false,
+     &references::BinaryCrossEntropyGrad, nullptr, AtenResultType::kSelf, nullptr, 0,
+     [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
+         return aclnnBinaryCrossEntropyBackwardGetWorkspaceSize(in[0], in[1], in[2], in[3], operator_rows::Int(p[0]),
+                                                                out, size, executor);
+     },
+     aclnnBinaryCrossEntropyBackward},
 };
 
 inline constexpr int kOperatorCount = static_cast<int>(sizeof(kOperators) / sizeof(kOperators[0]));

@@ -8,8 +8,8 @@
 #include "common/error_message.h"
 #include "common/log.h"
 #include "engine/elementwise_operator.h"
-#include "ops/binary_cross_entropy_with_logits/bce_with_logits_checks.h"
 #include "ops/binary_cross_entropy_with_logits/bce_with_logits_kernels.h"
+#include "validation/exact_shape_checks.h"
 
 namespace {
 
@@ -36,11 +36,13 @@ aclnnStatus aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize(const aclTensor* s
                                      {posWeightOptional, "posWeight", true}};
         request.validation.out = {out, "out"};
         request.validation.out_shape = validation::OutShapeRule::kOneElement;
-        request.validation.dtypes = bce::kDtypes;
+        // The forward's op_api tests a SocVersion range (Ascend910B to Ascend910E) for BFLOAT16: the family rule but
+        // for Ascend910E and Ascend 350 (docs/compatibility.md).
+        request.validation.dtypes = &validation::kHalfFirstTypesBf16FromAtlasA2;
         request.validation.steps = {
             checks::NullTensors(),
             checks::DtypesInList({0, 1, checks::kOut}),
-            bce::DtypeMatches(1, checks::kOut),
+            checks::DtypeMatches(1, checks::kOut),
             checks::Custom([=] {
                 // CANN only warns here: a reduced loss is written into any one-element out.
                 if (reduction != 0 && !out->view_dims.empty())
@@ -50,7 +52,12 @@ aclnnStatus aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize(const aclTensor* s
             }),
             checks::ReductionInRange(reduction, "Reduction only support [0, 1, 2]."),
             checks::Ranks({0, 1, 2, 3}),
-            bce::ForwardShapes(),
+            checks::ShapesEqual(0, 1),
+            // aclnn-cpu's rule where CANN's result is not documented: the weights broadcast to no larger a shape.
+            checks::UnlessEmpty(1, {checks::BroadcastsToShapeOf(2, 1, 1, "weight %s broadcast with target %s gives "
+                                                                         "%s; aclnn-cpu needs target's shape."),
+                                    checks::BroadcastsToShapeOf(3, 1, 1, "posWeight %s broadcast with target %s "
+                                                                         "gives %s; aclnn-cpu needs target's shape.")}),
             checks::Layouts(),
             checks::Broadcast(),
             checks::OutShape(reduction != 0),

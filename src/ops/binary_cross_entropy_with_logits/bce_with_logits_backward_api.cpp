@@ -9,13 +9,15 @@
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits_backward.h"
 #include "common/error_message.h"
 #include "engine/elementwise_operator.h"
-#include "ops/binary_cross_entropy_with_logits/bce_with_logits_checks.h"
 #include "ops/binary_cross_entropy_with_logits/bce_with_logits_kernels.h"
+#include "validation/exact_shape_checks.h"
 
 namespace {
 
 constexpr const char* kPhase1Name = "aclnnBinaryCrossEntropyWithLogitsBackwardGetWorkspaceSize";
 constexpr const char* kPhase2Name = "aclnnBinaryCrossEntropyWithLogitsBackward";
+// CANN's CHECK_RET(selfShape == broadcastShape) logs its condition.
+constexpr const char* kShapeMismatch = "check selfShape == broadcastShape failed.";
 
 // CANN's CheckInputDimension reaches OP_CHECK_MAX_DIM only for out (its other arguments are const), with the
 // template's parameter name in the message.
@@ -45,15 +47,19 @@ aclnnStatus aclnnBinaryCrossEntropyWithLogitsBackwardGetWorkspaceSize(
                                      {weightOptional, "weightOptional", true},
                                      {posWeightOptional, "posWeightOptional", true}};
         request.validation.out = {out, "out"};
-        request.validation.dtypes = bce::kDtypes;
+        request.validation.dtypes = &validation::kHalfFirstTypesBf16FromAtlasA2;
         request.validation.steps = {
             checks::NullTensors(),
             checks::Custom([=] { return CheckOutRank(out); }),
             checks::DtypesInList({0, 1, 2, 3, 4, checks::kOut}),
-            bce::DtypeMatches(checks::kOut, 2),
-            bce::BackwardFormats(),
+            checks::DtypeMatches(checks::kOut, 2),
+            checks::StorageFormatsEqual(1, 2),
+            checks::StorageFormatsEqual(1, checks::kOut),
             checks::Layouts(),
-            bce::BackwardShapes(),
+            checks::UnlessEmpty(1, {checks::ShapesEqual(1, 2), checks::ShapesEqual(1, checks::kOut),
+                                    checks::BroadcastsToShapeOf(0, 1, 1, kShapeMismatch),
+                                    checks::BroadcastsToShapeOf(3, 1, 1, kShapeMismatch),
+                                    checks::BroadcastsToShapeOf(4, 1, 1, kShapeMismatch)}),
             checks::ReductionInRange(reduction, "Reduction should be between 0 and 2, but current is %lld"),
             checks::Broadcast(),
             checks::OutShape(false),

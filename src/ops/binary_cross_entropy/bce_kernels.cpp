@@ -1,0 +1,133 @@
+// The SIMD arithmetic of the binary cross-entropy losses on probabilities: CANN's arch35 DAGs (ops-nn
+// loss/binary_cross_entropy, loss/binary_cross_entropy_grad) as functors for the engine's tile loops, with and
+// without a weight, compiled once per SIMD target.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "ops/binary_cross_entropy/bce_kernels.cpp"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+
+#include <cmath>
+
+#include "hwy/contrib/math/math-inl.h"
+#include "hwy/highway.h"
+#include "kernels/elementwise_tiles-inl.h"
+#include "ops/binary_cross_entropy/bce_kernels.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace aclnn_cpu::ops::binary_cross_entropy::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// max(log(v), -100), as the DAG's Log then Maxs: log(0) = -inf gives -100, a negative v or NaN gives NaN (the
+// NaN is kept: CANN's kernel documents no range check, and PyTorch refuses such inputs), +inf gives +inf.
+// Highway's Log (within 4 ulp on (0, FLT_MAX]) covers the rest, subnormals included.
+template <class D>
+HWY_INLINE hn::Vec<D> ClampedLog(D d, hn::Vec<D> v) {
+    auto log = hn::Log(d, v);
+    log = hn::IfThenElse(hn::Eq(v, hn::Set(d, HUGE_VALF)), v, log);
+    log = hn::IfThenElse(hn::Lt(v, hn::Zero(d)), hn::Set(d, NAN), log);
+    log = hn::IfThenElse(hn::IsNaN(v), v, log);
+    const auto floor = hn::Set(d, -100.0f);
+    // Lt is false for NaN, which therefore stays; -inf (v = 0) and everything below -100 become -100.
+    return hn::IfThenElse(hn::Or(hn::Lt(log, floor), hn::Eq(v, hn::Zero(d))), floor, log);
+}
+
+// The loss, in the DAG's order: -(max(log(x), -100) * y + max(log(1 - x), -100) * (1 - y)), times weight, times
+// the scale (the mean's 1/N, applied to every element before the sum as CANN's reduce does; else 1).
+template <bool kWeight>
+struct BinaryCrossEntropy {
+    static constexpr int kInputs = 2 + kWeight;
+    static constexpr int kScaledInput = -1;
+
+    explicit BinaryCrossEntropy(const kernels::FunctorParameters& parameters) : scale(parameters.values[0]) {}
+
+    template <class D>
+    HWY_INLINE hn::Vec<D> Loss(D d, hn::Vec<D> x, hn::Vec<D> y) const {
+        const auto one = hn::Set(d, 1.0f);
+        const auto positive = hn::Mul(ClampedLog(d, x), y);
+        const auto negative = hn::Mul(ClampedLog(d, hn::Sub(one, x)), hn::Sub(one, y));
+        return hn::Neg(hn::Add(positive, negative));
+    }
+    template <class D>
+    HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> x, hn::Vec<D> y) const {
+        return hn::Mul(Loss(d, x, y), hn::Set(d, scale));
+    }
+    template <class D>
+    HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> x, hn::Vec<D> y, hn::Vec<D> w) const {
+        return hn::Mul(hn::Mul(Loss(d, x, y), w), hn::Set(d, scale));
+    }
+
+    float scale;
+};
+
+// The gradient, in the DAG's order: gradOutput * (x - y) / max((1 - x) * x, 1e-12f), times weight, times the
+// mean's coefficient (1 for none and sum: exact). A NaN product passes the max (Lt is false for it).
+template <bool kWeight>
+struct BinaryCrossEntropyGrad {
+    static constexpr int kInputs = 3 + kWeight;
+    static constexpr int kScaledInput = -1;
+
+    explicit BinaryCrossEntropyGrad(const kernels::FunctorParameters& parameters)
+        : mean_coefficient(parameters.values[0]) {}
+
+    template <class D>
+    HWY_INLINE hn::Vec<D> Gradient(D d, hn::Vec<D> g, hn::Vec<D> x, hn::Vec<D> y) const {
+        const auto epsilon = hn::Set(d, 1e-12f);
+        const auto product = hn::Mul(hn::Sub(hn::Set(d, 1.0f), x), x);
+        const auto denominator = hn::IfThenElse(hn::Lt(product, epsilon), epsilon, product);
+        return hn::Div(hn::Mul(g, hn::Sub(x, y)), denominator);
+    }
+    template <class D>
+    HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> g, hn::Vec<D> x, hn::Vec<D> y) const {
+        return hn::Mul(Gradient(d, g, x, y), hn::Set(d, mean_coefficient));
+    }
+    template <class D>
+    HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> g, hn::Vec<D> x, hn::Vec<D> y, hn::Vec<D> w) const {
+        return hn::Mul(hn::Mul(Gradient(d, g, x, y), w), hn::Set(d, mean_coefficient));
+    }
+
+    float mean_coefficient;
+};
+
+template <class Functor>
+kernels::TileKernel Choose(const kernels::KernelConfig& config, bool fusable) {
+    return kernels::HWY_NAMESPACE::ChooseTileKernel<Functor>(config, fusable);
+}
+kernels::TileKernel ChooseLoss(const kernels::KernelConfig& c, bool f) { return Choose<BinaryCrossEntropy<false>>(c, f); }
+kernels::TileKernel ChooseWeightedLoss(const kernels::KernelConfig& c, bool f) {
+    return Choose<BinaryCrossEntropy<true>>(c, f);
+}
+kernels::TileKernel ChooseGradient(const kernels::KernelConfig& c, bool f) {
+    return Choose<BinaryCrossEntropyGrad<false>>(c, f);
+}
+kernels::TileKernel ChooseWeightedGradient(const kernels::KernelConfig& c, bool f) {
+    return Choose<BinaryCrossEntropyGrad<true>>(c, f);
+}
+
+}  // namespace aclnn_cpu::ops::binary_cross_entropy::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace aclnn_cpu::ops::binary_cross_entropy {
+
+HWY_EXPORT(ChooseLoss);
+HWY_EXPORT(ChooseWeightedLoss);
+HWY_EXPORT(ChooseGradient);
+HWY_EXPORT(ChooseWeightedGradient);
+
+namespace {
+kernels::TileKernel Loss(const kernels::KernelConfig& c, bool f) { return HWY_DYNAMIC_DISPATCH(ChooseLoss)(c, f); }
+kernels::TileKernel WeightedLoss(const kernels::KernelConfig& c, bool f) {
+    return HWY_DYNAMIC_DISPATCH(ChooseWeightedLoss)(c, f);
+}
+kernels::TileKernel Gradient(const kernels::KernelConfig& c, bool f) {
+    return HWY_DYNAMIC_DISPATCH(ChooseGradient)(c, f);
+}
+kernels::TileKernel WeightedGradient(const kernels::KernelConfig& c, bool f) {
+    return HWY_DYNAMIC_DISPATCH(ChooseWeightedGradient)(c, f);
+}
+}  // namespace
+
+kernels::TileKernelChooser LossKernelChooser(bool weighted) { return weighted ? &WeightedLoss : &Loss; }
+kernels::TileKernelChooser GradientKernelChooser(bool weighted) { return weighted ? &WeightedGradient : &Gradient; }
+
+}  // namespace aclnn_cpu::ops::binary_cross_entropy
+#endif  // HWY_ONCE
