@@ -290,10 +290,10 @@ int main(int argc, char** argv) {
                 };
                 const std::string base = std::string("family/") + row.name + "/";
                 if (row.result == aclnn_cpu::ResultRule::kGradient) {
-                    pair(base + "mean_vs_loop", table_op(1), loop(row.input_count), true);
+                    pair(base + "mean_vs_loop", table_op(1), loop(aclnn_cpu::ReadInputCount(row)), true);
                     continue;
                 }
-                pair(base + "none_vs_loop", table_op(0), loop(row.input_count), true);
+                pair(base + "none_vs_loop", table_op(0), loop(aclnn_cpu::ReadInputCount(row)), true);
                 pair(base + "mean_vs_sum2r", table_op(1), PartnerFactory([=](const bench::Workload& first) {
                          return bench::MakePlainSum(n, threads, &first);
                      }),
@@ -324,7 +324,7 @@ int main(int argc, char** argv) {
     std::vector<bench::Target> family;
     for (const aclnn_cpu::OperatorDescription& row : aclnn_cpu::kOperators) {
         const std::string base = std::string("family/") + row.name + "/";
-        const std::string reads = std::to_string(row.input_count) + "-read";
+        const std::string reads = std::to_string(aclnn_cpu::ReadInputCount(row)) + "-read";
         if (row.result == aclnn_cpu::ResultRule::kGradient) {
             family.push_back({base + "mean_vs_loop", std::string(row.api_name) + " mean, f32 / " + reads +
                               " 1-write loop (bytes/s)", ">= 0.90", 0.9});

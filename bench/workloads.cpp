@@ -186,7 +186,8 @@ public:
             tensors_.push_back(std::make_unique<BenchTensor>(k < row.input_count ? input_dims : out_dims,
                                                              std::vector<int64_t>{}, ACL_FLOAT,
                                                              static_cast<uint32_t>(k + 1)));
-            bytes_ += tensors_.back()->bytes();  // each input read once, out written once
+            // Each input the kernel reads, read once; out written once.
+            if (k == row.input_count || row.inputs[k].values_read) bytes_ += tensors_.back()->bytes();
             if (k < row.input_count) inputs.push_back(tensors_.back()->tensor());
         }
         items_ = n;

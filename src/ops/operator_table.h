@@ -60,6 +60,7 @@ struct InputDescription {
     bool optional;          // may be a null aclTensor* (CANN's *Optional arguments)
     ValueDomain domain;
     InputShape shape = InputShape::kBroadcast;
+    bool values_read = true;  // false: the arithmetic uses only its shape (and dtype); the kernel does not read it
 };
 
 enum class ParameterType : uint8_t { kInt64, kFloat, kBool };
@@ -125,6 +126,13 @@ struct OperatorDescription {
     // CANN's status for a null required tensor: 161001, or the 561103 aclnnBinaryCrossEntropy's op_api returns.
     aclnnStatus null_tensor_status = ACLNN_ERR_PARAM_NULLPTR;
 };
+
+// The inputs whose values the kernel reads (the traffic a benchmark's yardstick loop matches).
+constexpr int ReadInputCount(const OperatorDescription& row) {
+    int count = 0;
+    for (int k = 0; k < row.input_count; ++k) count += row.inputs[k].values_read ? 1 : 0;
+    return count;
+}
 
 // Whether some input's shape is tied to self's (then self has the whole shape).
 constexpr bool ShapeTiedToSelf(const OperatorDescription& row) {
@@ -289,7 +297,7 @@ inline constexpr OperatorDescription kOperators[] = {
     {"kl_div_backward", "aclnnKlDivBackward",
      "-(target * gradOutput), or -(exp(target) * gradOutput) with logTarget; divided by N for mean, by the first "
      "dim for batchmean (reduction 3)",
-     3, {operator_rows::kGradOutputToSelf, operator_rows::kSelf,
+     3, {operator_rows::kGradOutputToSelf, {"self", "self", false, ValueDomain::kReal, InputShape::kBroadcast, false},
          {"target", "target", false, ValueDomain::kProbability, InputShape::kToSelf}}, 1,
      2, {operator_rows::kAnyReduction, operator_rows::kLogTarget},
      ResultRule::kGradient, MeanDivisor::kBroadcastElements, &validation::kFloatTypesBf16FromAtlasA2, false,

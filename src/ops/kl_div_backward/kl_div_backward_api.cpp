@@ -85,7 +85,7 @@ aclnnStatus aclnnKlDivBackwardGetWorkspaceSize(const aclTensor* gradOutput, cons
     return engine::GuardCBoundary(kPhase1Name, [&]() -> aclnnStatus {
         engine::ElementwiseRequest request(kPhase1Name, workspaceSize, executor);
         // self gives the shape only: the gradient does not depend on its values (CANN's kernel binds it as an
-        // unused placeholder), so it is not read.
+        // unused placeholder), so it is not read (the table's row says so too: values_read).
         request.validation.inputs = {{gradOutput, "gradOutput"}, {self, "self", false, true}, {target, "target"}};
         request.validation.out = {out, "out"};
         request.validation.steps = {
