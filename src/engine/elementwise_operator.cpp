@@ -35,17 +35,6 @@ aclnnStatus PlanElementwiseOperator(const ElementwiseRequest& request) {
             Log(LogLevel::kWarning, "%s: %s has format FRACTAL_NZ, which may reduce precision; it is read as ND.",
                 api, inputs[request.nz_warning_input].name);
         }
-        // The present tensors the arithmetic reads (an absent optional input has no operand, the functor is the
-        // one for the inputs given; a shape-only input none), then out.
-        std::vector<PlanOperand> operands;
-        std::vector<aclTensor*> input_tensors;
-        for (size_t i = 0; i < validated.present.size(); ++i) {
-            if (validated.present[i]->shape_only) continue;
-            operands.push_back({validated.present[i]->tensor, validated.present[i]->name, validated.extents[i]});
-            if (i + 1 < validated.present.size())
-                input_tensors.push_back(const_cast<aclTensor*>(validated.present[i]->tensor));
-        }
-        ElementwiseDescription description = request.describe(validated);
         // A shape-only input's dtype still takes part in the promotion (CANN casts every input).
         int32_t promoted = -1;
         bool any_shape_only = false;
@@ -54,6 +43,24 @@ aclnnStatus PlanElementwiseOperator(const ElementwiseRequest& request) {
             promoted = promoted < 0 ? type : validation::PromoteFloatTypes(promoted, type);
             any_shape_only = any_shape_only || validated.present[i]->shape_only;
         }
+        // The operands, in the inputs' order, then out: each present tensor the arithmetic reads (a shape-only
+        // input has none), and each absent optional input either ones or nothing.
+        std::vector<PlanOperand> operands;
+        std::vector<aclTensor*> input_tensors;
+        size_t present_index = 0;
+        for (const validation::NamedTensor& input : inputs) {
+            if (input.tensor == nullptr) {
+                if (request.absent_inputs_read_as_ones) operands.push_back({nullptr, input.name, {1, 0, 0}, promoted});
+                continue;
+            }
+            const size_t i = present_index++;
+            if (input.shape_only) continue;
+            operands.push_back({input.tensor, input.name, validated.extents[i]});
+            input_tensors.push_back(const_cast<aclTensor*>(input.tensor));
+        }
+        operands.push_back({validated.present.back()->tensor, validated.present.back()->name,
+                            validated.extents.back()});
+        ElementwiseDescription description = request.describe(validated);
         if (any_shape_only) description.promote_type = promoted;
         auto plan = std::make_shared<ElementwisePlan>(description, std::move(operands), validated.broadcast_shape);
         status = plan->CheckAddressesAndSizeWorkspace(api);

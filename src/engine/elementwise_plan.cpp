@@ -42,6 +42,17 @@ ElementType ToElementType(int32_t type) {
 // with BFLOAT16 gives FLOAT.
 ElementType Promote(ElementType a, ElementType b) { return a == b ? a : ElementType::kFloat32; }
 
+// The value 1 in type's format, for an absent optional input read as ones.
+const char* OneOfType(kernels::ElementType type) {
+    static const float kFloat32One = 1.0f;
+    static const uint16_t kFloat16One = 0x3c00, kBFloat16One = 0x3f80;
+    switch (type) {
+        case kernels::ElementType::kFloat16: return reinterpret_cast<const char*>(&kFloat16One);
+        case kernels::ElementType::kBFloat16: return reinterpret_cast<const char*>(&kBFloat16One);
+        default: return reinterpret_cast<const char*>(&kFloat32One);
+    }
+}
+
 // Strides of tensor over the broadcast shape: right-aligned, 0 where the tensor is broadcast.
 std::vector<int64_t> BroadcastStrides(const aclTensor& tensor, const std::vector<int64_t>& shape) {
     std::vector<int64_t> strides(shape.size(), 0);
@@ -111,9 +122,11 @@ ElementwisePlan::ElementwisePlan(const ElementwiseDescription& description, std:
     std::array<std::vector<int64_t>, kMaxOperands> strides;
     std::array<int64_t, kMaxOperands> sizes{};
     for (size_t k = 0; k < operands_.size(); ++k) {
-        config_.types[k] = ToElementType(operands_[k].tensor->data_type);
+        const PlanOperand& operand = operands_[k];
+        config_.types[k] = ToElementType(operand.ones_type >= 0 ? operand.ones_type : operand.tensor->data_type);
         sizes[k] = kernels::ElementSize(config_.types[k]);
-        strides[k] = BroadcastStrides(*operands_[k].tensor, broadcast_shape);
+        strides[k] = operand.ones_type >= 0 ? std::vector<int64_t>(broadcast_shape.size(), 0)
+                                            : BroadcastStrides(*operand.tensor, broadcast_shape);
     }
     const int out = output_index();
     if (sum_over_first_dim_) {
@@ -152,6 +165,10 @@ aclnnStatus ElementwisePlan::ResolveAddresses(const char* caller, OperandPointer
     bases->fill(nullptr);
     for (int k = 0; k <= output_index(); ++k) {
         const PlanOperand& operand = operands_[k];
+        if (operand.ones_type >= 0) {
+            (*bases)[k] = const_cast<char*>(OneOfType(config_.types[k]));  // read only
+            continue;
+        }
         const aclTensor* tensor = operand.tensor;
         if (!IsLiveTensor(tensor)) {
             SetErrorMessage(aclnn_cpu::kAclnnParameterError,

@@ -20,6 +20,9 @@ struct PlanOperand {
     const aclTensor* tensor;
     const char* name;       // the argument's name, for messages
     validation::ViewExtent extent; // from validation
+    // >= 0: an absent optional input read as 1 of this dtype everywhere (tensor is null), as CANN's op_api
+    // passes a tensor of ones for it.
+    int32_t ones_type = -1;
 };
 
 // How a kSum result becomes a mean (N = numel of the broadcast shape): CANN's kernels differ.

@@ -91,9 +91,9 @@ aclnnStatus aclnnBinaryCrossEntropyGetWorkspaceSize(const aclTensor* self, const
             checks::OutShape(reduction != 0),
             checks::OutDoesNotOverlapItself(),
         };
-        const bool weighted = weight != nullptr;
-        request.describe = [reduction, weighted](const validation::ValidatedOperation& validated) {
-            const auto choose = ops::binary_cross_entropy::LossKernelChooser(weighted);
+        request.absent_inputs_read_as_ones = true;
+        request.describe = [reduction](const validation::ValidatedOperation& validated) {
+            const auto choose = &ops::binary_cross_entropy::ChooseLossKernel;
             const int64_t count = engine::ElementCount(validated.broadcast_shape);
             if (reduction != 1 || count == 0)  // a mean of nothing is NaN, as CANN fills it
                 return engine::ReducedLoss(kPhase2Name, choose, reduction, engine::MeanRule::kTimesReciprocal,

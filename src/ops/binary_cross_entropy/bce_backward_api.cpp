@@ -48,11 +48,11 @@ aclnnStatus aclnnBinaryCrossEntropyBackwardGetWorkspaceSize(const aclTensor* gra
             checks::OutShape(false),
             checks::OutDoesNotOverlapItself(),
         };
-        const bool weighted = weightOptional != nullptr;
-        request.describe = [reduction, weighted, self](const validation::ValidatedOperation&) {
+        request.absent_inputs_read_as_ones = true;
+        request.describe = [reduction, self](const validation::ValidatedOperation&) {
             engine::ElementwiseDescription description;
             description.phase2_name = kPhase2Name;
-            description.choose_kernel = ops::binary_cross_entropy::GradientKernelChooser(weighted);
+            description.choose_kernel = &ops::binary_cross_entropy::ChooseGradientKernel;
             // CANN's tiling: 1.0f / (float)numel(out), out of self's shape.
             const int64_t count = engine::ViewElementCount(*self);
             description.parameters.values[0] =

@@ -1,6 +1,7 @@
 // The SIMD arithmetic of the binary cross-entropy losses on probabilities: CANN's arch35 DAGs (ops-nn
-// loss/binary_cross_entropy, loss/binary_cross_entropy_grad) as functors for the engine's tile loops, with and
-// without a weight, compiled once per SIMD target.
+// loss/binary_cross_entropy, loss/binary_cross_entropy_grad) as functors for the engine's tile loops, one per
+// operator, compiled once per SIMD target. An absent weight is read as ones (the engine's
+// absent_inputs_read_as_ones): v * 1 = v, the bits of the formula without it.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "ops/binary_cross_entropy/bce_kernels.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
@@ -32,9 +33,8 @@ HWY_INLINE hn::Vec<D> ClampedLog(D d, hn::Vec<D> v) {
 
 // The loss, in the DAG's order: -(max(log(x), -100) * y + max(log(1 - x), -100) * (1 - y)), times weight, times
 // the scale (the mean's 1/N, applied to every element before the sum as CANN's reduce does; else 1).
-template <bool kWeight>
 struct BinaryCrossEntropy {
-    static constexpr int kInputs = 2 + kWeight;
+    static constexpr int kInputs = 3;  // self, target, weight
     static constexpr int kScaledInput = -1;
 
     explicit BinaryCrossEntropy(const kernels::FunctorParameters& parameters) : scale(parameters.values[0]) {}
@@ -47,10 +47,6 @@ struct BinaryCrossEntropy {
         return hn::Neg(hn::Add(positive, negative));
     }
     template <class D>
-    HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> x, hn::Vec<D> y) const {
-        return hn::Mul(Loss(d, x, y), hn::Set(d, scale));
-    }
-    template <class D>
     HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> x, hn::Vec<D> y, hn::Vec<D> w) const {
         return hn::Mul(hn::Mul(Loss(d, x, y), w), hn::Set(d, scale));
     }
@@ -60,9 +56,8 @@ struct BinaryCrossEntropy {
 
 // The gradient, in the DAG's order: gradOutput * (x - y) / max((1 - x) * x, 1e-12f), times weight, times the
 // mean's coefficient (1 for none and sum: exact). A NaN product passes the max (Lt is false for it).
-template <bool kWeight>
 struct BinaryCrossEntropyGrad {
-    static constexpr int kInputs = 3 + kWeight;
+    static constexpr int kInputs = 4;  // gradOutput, self, target, weight
     static constexpr int kScaledInput = -1;
 
     explicit BinaryCrossEntropyGrad(const kernels::FunctorParameters& parameters)
@@ -76,10 +71,6 @@ struct BinaryCrossEntropyGrad {
         return hn::Div(hn::Mul(g, hn::Sub(x, y)), denominator);
     }
     template <class D>
-    HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> g, hn::Vec<D> x, hn::Vec<D> y) const {
-        return hn::Mul(Gradient(d, g, x, y), hn::Set(d, mean_coefficient));
-    }
-    template <class D>
     HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> g, hn::Vec<D> x, hn::Vec<D> y, hn::Vec<D> w) const {
         return hn::Mul(hn::Mul(Gradient(d, g, x, y), w), hn::Set(d, mean_coefficient));
     }
@@ -87,19 +78,11 @@ struct BinaryCrossEntropyGrad {
     float mean_coefficient;
 };
 
-template <class Functor>
-kernels::TileKernel Choose(const kernels::KernelConfig& config, bool fusable) {
-    return kernels::HWY_NAMESPACE::ChooseTileKernel<Functor>(config, fusable);
+kernels::TileKernel ChooseLoss(const kernels::KernelConfig& config, bool fusable) {
+    return kernels::HWY_NAMESPACE::ChooseTileKernel<BinaryCrossEntropy>(config, fusable);
 }
-kernels::TileKernel ChooseLoss(const kernels::KernelConfig& c, bool f) { return Choose<BinaryCrossEntropy<false>>(c, f); }
-kernels::TileKernel ChooseWeightedLoss(const kernels::KernelConfig& c, bool f) {
-    return Choose<BinaryCrossEntropy<true>>(c, f);
-}
-kernels::TileKernel ChooseGradient(const kernels::KernelConfig& c, bool f) {
-    return Choose<BinaryCrossEntropyGrad<false>>(c, f);
-}
-kernels::TileKernel ChooseWeightedGradient(const kernels::KernelConfig& c, bool f) {
-    return Choose<BinaryCrossEntropyGrad<true>>(c, f);
+kernels::TileKernel ChooseGradient(const kernels::KernelConfig& config, bool fusable) {
+    return kernels::HWY_NAMESPACE::ChooseTileKernel<BinaryCrossEntropyGrad>(config, fusable);
 }
 
 }  // namespace aclnn_cpu::ops::binary_cross_entropy::HWY_NAMESPACE
@@ -109,25 +92,15 @@ HWY_AFTER_NAMESPACE();
 namespace aclnn_cpu::ops::binary_cross_entropy {
 
 HWY_EXPORT(ChooseLoss);
-HWY_EXPORT(ChooseWeightedLoss);
 HWY_EXPORT(ChooseGradient);
-HWY_EXPORT(ChooseWeightedGradient);
 
-namespace {
-kernels::TileKernel Loss(const kernels::KernelConfig& c, bool f) { return HWY_DYNAMIC_DISPATCH(ChooseLoss)(c, f); }
-kernels::TileKernel WeightedLoss(const kernels::KernelConfig& c, bool f) {
-    return HWY_DYNAMIC_DISPATCH(ChooseWeightedLoss)(c, f);
+kernels::TileKernel ChooseLossKernel(const kernels::KernelConfig& config, bool fusable) {
+    return HWY_DYNAMIC_DISPATCH(ChooseLoss)(config, fusable);
 }
-kernels::TileKernel Gradient(const kernels::KernelConfig& c, bool f) {
-    return HWY_DYNAMIC_DISPATCH(ChooseGradient)(c, f);
-}
-kernels::TileKernel WeightedGradient(const kernels::KernelConfig& c, bool f) {
-    return HWY_DYNAMIC_DISPATCH(ChooseWeightedGradient)(c, f);
-}
-}  // namespace
 
-kernels::TileKernelChooser LossKernelChooser(bool weighted) { return weighted ? &WeightedLoss : &Loss; }
-kernels::TileKernelChooser GradientKernelChooser(bool weighted) { return weighted ? &WeightedGradient : &Gradient; }
+kernels::TileKernel ChooseGradientKernel(const kernels::KernelConfig& config, bool fusable) {
+    return HWY_DYNAMIC_DISPATCH(ChooseGradient)(config, fusable);
+}
 
 }  // namespace aclnn_cpu::ops::binary_cross_entropy
 #endif  // HWY_ONCE

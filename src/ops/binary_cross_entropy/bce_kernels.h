@@ -1,5 +1,5 @@
-// The kernel choosers of aclnnBinaryCrossEntropy and its backward, with and without a weight (the functors are
-// in the .cpp, for every SIMD target).
+// The kernel choosers of aclnnBinaryCrossEntropy and its backward (the functors are in the .cpp, for every SIMD
+// target). Both read every input: an absent weight as ones (the engine binds them).
 #pragma once
 
 #include "kernels/tile_kernel.h"
@@ -7,9 +7,9 @@
 namespace aclnn_cpu::ops::binary_cross_entropy {
 
 // The loss of each element, times parameter 0 (the mean's 1/N, which CANN applies to every element before
-// summing; 1 otherwise): self, target[, weight].
-kernels::TileKernelChooser LossKernelChooser(bool weighted);
-// The gradient: gradOutput, self, target[, weight]; parameter 0 is the mean's coefficient.
-kernels::TileKernelChooser GradientKernelChooser(bool weighted);
+// summing; 1 otherwise): self, target, weight.
+kernels::TileKernel ChooseLossKernel(const kernels::KernelConfig& config, bool fusable);
+// The gradient: gradOutput, self, target, weight; parameter 0 is the mean's coefficient.
+kernels::TileKernel ChooseGradientKernel(const kernels::KernelConfig& config, bool fusable);
 
 }  // namespace aclnn_cpu::ops::binary_cross_entropy

@@ -63,9 +63,9 @@ aclnnStatus aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize(const aclTensor* s
             checks::OutShape(reduction != 0),
             checks::OutDoesNotOverlapItself(),
         };
-        const bce::OptionalInputs given{weightOptional != nullptr, posWeightOptional != nullptr};
-        request.describe = [reduction, given](const validation::ValidatedOperation&) {
-            return engine::ReducedLoss(kPhase2Name, bce::LossKernelChooser(given), reduction,
+        request.absent_inputs_read_as_ones = true;
+        request.describe = [reduction](const validation::ValidatedOperation&) {
+            return engine::ReducedLoss(kPhase2Name, &bce::ChooseLossKernel, reduction,
                                        engine::MeanRule::kTimesReciprocal);
         };
         return engine::PlanElementwiseOperator(request);

@@ -65,11 +65,11 @@ aclnnStatus aclnnBinaryCrossEntropyWithLogitsBackwardGetWorkspaceSize(
             checks::OutShape(false),
             checks::OutDoesNotOverlapItself(),
         };
-        const bce::OptionalInputs given{weightOptional != nullptr, posWeightOptional != nullptr};
-        request.describe = [reduction, given, self](const validation::ValidatedOperation&) {
+        request.absent_inputs_read_as_ones = true;
+        request.describe = [reduction, self](const validation::ValidatedOperation&) {
             engine::ElementwiseDescription description;
             description.phase2_name = kPhase2Name;
-            description.choose_kernel = bce::GradientKernelChooser(given);
+            description.choose_kernel = &bce::ChooseGradientKernel;
             // CANN's tiling: 1.0f / max(1.0f, (float)numel(self)), in fp32.
             const float count = static_cast<float>(engine::ViewElementCount(*self));
             description.parameters.values[0] = reduction == 1 ? 1.0f / std::max(1.0f, count) : 1.0f;
