@@ -109,6 +109,9 @@ expect_output soft_margin_loss $'loss is: 1.295481\ngradient[0] is: -0.125000\ng
 # mean, and its gradient, computed by hand (the example's comment).
 expect_output smooth_l1_loss $'loss is: 1.203125\ngradient[0] is: -0.125000\ngradient[1] is: 0.250000\ngradient[2] is: 0.250000\ngradient[3] is: -0.250000'
 
+# The logistic losses of a batch of four (the example's comment): the five operators, mean, against float64.
+expect_output logistic_losses $'logits loss is: 1.517956\nlogits gradient[0] is: 0.029801\nlogits gradient[1] is: -0.311230\nlogits gradient[2] is: -0.188770\nlogits gradient[3] is: 0.238144\nprobabilities loss is: 1.438975\nprobabilities gradient[0] is: 0.277778\nprobabilities gradient[1] is: -2.000000\nprobabilities gradient[2] is: -0.666667\nprobabilities gradient[3] is: 2.500000\nkl gradient[0] is: -0.025000\nkl gradient[1] is: -0.050000\nkl gradient[2] is: -0.075000\nkl gradient[3] is: -0.100000'
+
 # Stream 2 waits on an event for stream 1's loss, then weights the gradient by it (fp32 results: the last is
 # 2.904006 where float64 gives 2.9040054).
 expect_output multi_stream $'loss[0] is: 0.693147\nloss[1] is: 1.313262\nloss[2] is: 0.126928\nloss[3] is: 3.048587\ngradient[0] is: -0.346574\ngradient[1] is: 0.960071\ngradient[2] is: -0.015130\ngradient[3] is: 2.904006'
