@@ -175,8 +175,8 @@ inline bool NearFloatOverflow(double v) {
     return std::fabs(std::fabs(v) - threshold) <= threshold * 0x1p-20;
 }
 
-// aclnnBinaryCrossEntropyWithLogits: w * ((1 - y) x - lw * log sigmoid(x)), lw = (pw - 1) y + 1 where posWeight is
-// given (else 1), w = weight where given (else 1); log sigmoid(x) = min(x, 0) - log1p(exp(-|x|)). Each fp32
+// aclnnBinaryCrossEntropyWithLogits: w * ((1 - y) x - lw * log sigmoid(x)), lw = (pw - 1) y + 1, pw = posWeight
+// where given (else 1, so lw = 1 for a finite y), w = weight where given (else 1); log sigmoid(x) = min(x, 0) - log1p(exp(-|x|)). Each fp32
 // step's range as the kernel's; where the two terms cancel, their fp32 roundings (8 half ulps of each) and the
 // log term's subnormal spacing are granted. parameters: reduction. inputs: self, target[, weight][, posWeight].
 inline ReferenceElement BinaryCrossEntropyWithLogits(const double* in, const ReferenceCall& call) {
@@ -187,7 +187,8 @@ inline ReferenceElement BinaryCrossEntropyWithLogits(const double* in, const Ref
     const double pw = pos_weighted ? in[next] : 1.0;
     const double softplus = std::log1p(std::exp(-std::fabs(x)));
     const double log_sigmoid = WithFloatRange(std::min(x, 0.0) - softplus);
-    const double log_weight = pos_weighted ? WithFloatRange(WithFloatRange(WithFloatRange(pw - 1.0) * y) + 1.0) : 1.0;
+    // An absent posWeight is 1, as CANN's op_api passes it: (1 - 1) * y + 1 is 1, but NaN for an infinite y.
+    const double log_weight = WithFloatRange(WithFloatRange(WithFloatRange(pw - 1.0) * y) + 1.0);
     const double weighted_log = WithFloatRange(log_sigmoid * log_weight);
     const double linear = WithFloatRange(WithFloatRange(1.0 - y) * x);
     const double loss = WithFloatRange(linear - weighted_log);

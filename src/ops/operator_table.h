@@ -314,7 +314,7 @@ inline constexpr OperatorDescription kOperators[] = {
          {"weight", "weight", true, ValueDomain::kWeight, InputShape::kSameAsSelf}}, 0,
      1, {operator_rows::kReduction},
      ResultRule::kLoss, MeanDivisor::kBroadcastElements, &validation::kFloatTypesBf16FromAtlasA2, true,
-     &references::BinaryCrossEntropy, nullptr, AtenResultType::kSelf, nullptr, 0,
+     &references::BinaryCrossEntropy, "binary_cross_entropy", AtenResultType::kSelf, nullptr, 0,
      [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
          return aclnnBinaryCrossEntropyGetWorkspaceSize(in[0], in[1], in[2], operator_rows::Int(p[0]), out, size,
                                                         executor);
@@ -327,7 +327,7 @@ inline constexpr OperatorDescription kOperators[] = {
          operator_rows::kWeightOptional}, 1,
      1, {operator_rows::kReduction},
      ResultRule::kGradient, MeanDivisor::kSelfElements, &validation::kHalfFirstTypesBf16FromAtlasA2, false,
-     &references::BinaryCrossEntropyGrad, nullptr, AtenResultType::kSelf, nullptr, 0,
+     &references::BinaryCrossEntropyGrad, "binary_cross_entropy_backward", AtenResultType::kSelf, nullptr, 0,
      [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
          return aclnnBinaryCrossEntropyBackwardGetWorkspaceSize(in[0], in[1], in[2], in[3], operator_rows::Int(p[0]),
                                                                 out, size, executor);
