@@ -1,6 +1,6 @@
 """PyTorch on CANN's arithmetic: while enabled, the aten operators of aclnn-cpu's operator table
-(aten::soft_margin_loss, mse_loss, l1_loss, smooth_l1_loss, binary_cross_entropy, their backward and out=
-forms) run aclnn-cpu's kernels on CPU tensors, so unchanged code -- F.mse_loss, nn.SmoothL1Loss, nn.BCELoss,
+(aten::soft_margin_loss, mse_loss, l1_loss, smooth_l1_loss, binary_cross_entropy(_with_logits), their backward
+and out= forms) run aclnn-cpu's kernels on CPU tensors, so unchanged code -- F.mse_loss, nn.SmoothL1Loss, nn.BCELoss,
 loss.backward(), torch.autograd.grad, inference mode, DistributedDataParallel -- gets the numbers torch_npu
 gets from aclnnMseLoss, aclnnSmoothL1LossBackward, ... on the NPU.
 
@@ -11,7 +11,8 @@ The kernels (aclnn_cpu._torch_kernels, C++) are registered with PyTorch's dispat
 stay registered; each call reads the process-wide on/off flag, so toggling is safe from any thread at any time.
 Autograd stays PyTorch's where PyTorch has a kernel of the operator (its derivative of mse_loss calls
 mse_loss_backward, which is then ours too); for aten::l1_loss, which PyTorch decomposes into other operators,
-the override records aclnnL1LossBackward as the derivative. Each call goes through the C API exactly as
+and aten::binary_cross_entropy_with_logits, whose derivative PyTorch computes from other operators, the
+override records aclnnL1LossBackward and aclnnBinaryCrossEntropyWithLogitsBackward as the derivatives. Each call goes through the C API exactly as
 aclnn_cpu.mse_loss does (phase 1, workspace, phase 2, stream sync) on the tensors' own memory, into a result
 from PyTorch's allocator. Integer and bool inputs are promoted as PyTorch promotes them; what CANN has no
 kernel for (float64) or a parameter outside CANN's range (a negative beta) runs PyTorch's own kernel. Every

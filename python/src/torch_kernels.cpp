@@ -2,8 +2,9 @@
 //
 // Each aten overload the table serves is registered once per process with PyTorch's dispatcher and never
 // deregistered: a boxed kernel for the BackendSelect key, which every call passes after autograd and before
-// PyTorch's CPU kernel, and -- for an aten operator PyTorch decomposes into others (aten::l1_loss) -- one for
-// AutogradCPU that records the table's gradient row as its derivative. Every call reads one process-wide flag:
+// PyTorch's CPU kernel, and -- for an aten operator PyTorch decomposes into others (aten::l1_loss) or whose
+// derivative it computes from others (aten::binary_cross_entropy_with_logits) -- one for AutogradCPU that
+// records the table's gradient row as its derivative. Every call reads one process-wide flag:
 // when aclnn_cpu.torch is disabled, or when a call's arguments are ones the C API cannot take (float64, a
 // parameter outside CANN's range, more dims than merge into 8), the call continues to PyTorch's own kernel;
 // otherwise it runs through the C API exactly as aclnn_cpu._core does (operator_call.h), on the tensors' own
@@ -339,7 +340,8 @@ public:
                     gradients[0].scalar_type(), ")");
         torch::autograd::variable_list outputs(saved_.size());
         if (should_compute_output(0)) outputs[0] = *self_gradient;
-        if (saved_.size() > 1 && should_compute_output(1)) outputs[1] = self_gradient->mul(target_factor_);
+        if (saved_.size() > 1 && target_factor_ != 0 && should_compute_output(1))
+            outputs[1] = self_gradient->mul(target_factor_);
         return outputs;
     }
 
@@ -357,18 +359,22 @@ private:
     std::vector<torch::autograd::SavedVariable> saved_;
 };
 
-// One registered aten overload whose aten operator PyTorch decomposes into others (CompositeImplicitAutograd):
-// registered for the AutogradCPU key, where the decomposition's autograd would start; it computes the loss with
-// the row and records RowGradient as its derivative. Calls it does not take run PyTorch's decomposition.
-class DecomposedOverloadKernel final : public c10::OperatorKernel {
+// One registered aten overload whose derivative the override supplies, for the AutogradCPU key: an operator
+// PyTorch decomposes into others (CompositeImplicitAutograd), or one whose derivative PyTorch computes from
+// other operators (no aten backward to override). It computes the loss with the row and records RowGradient as
+// its derivative. Calls it does not take -- or whose gradient the row cannot give: with respect to target where
+// the row has no factor for it, or to any other input -- run PyTorch's own: the decomposition, or PyTorch's
+// autograd kernel, which the Autograd alias also registered for AutogradOther.
+class AutogradOverloadKernel final : public c10::OperatorKernel {
 public:
-    DecomposedOverloadKernel(const aclnn_cpu::OperatorDescription& row, std::vector<ArgumentRole> roles)
-        : row_(row), gradient_row_(*aclnn_cpu::FindOperator(row.gradient_row)), roles_(std::move(roles)) {}
+    AutogradOverloadKernel(const aclnn_cpu::OperatorDescription& row, std::vector<ArgumentRole> roles, bool decomposed)
+        : row_(row), gradient_row_(*aclnn_cpu::FindOperator(row.gradient_row)), roles_(std::move(roles)),
+          decomposed_(decomposed) {}
 
-    void operator()(const c10::OperatorHandle& op, c10::DispatchKeySet, torch::jit::Stack* stack) {
+    void operator()(const c10::OperatorHandle& op, c10::DispatchKeySet keys, torch::jit::Stack* stack) {
         if (g_enabled.load(std::memory_order_acquire)) {
             RowArguments call;
-            if (ReadArguments(row_, roles_, *stack, &call) && !call.out.defined()) {
+            if (ReadArguments(row_, roles_, *stack, &call) && !call.out.defined() && GradientsAvailable(call)) {
                 c10::optional<at::Tensor> result;
                 {
                     at::AutoDispatchBelowADInplaceOrView below_autograd;
@@ -382,10 +388,26 @@ public:
                 }
             }
         }
-        op.callBoxedForDispatchKey(c10::DispatchKey::CompositeImplicitAutograd, *stack);
+        if (decomposed_) {
+            op.callBoxedForDispatchKey(c10::DispatchKey::CompositeImplicitAutograd, *stack);
+        } else {
+            const c10::DispatchKeySet own_autograd =
+                keys.remove(c10::DispatchKey::AutogradFunctionality).add(c10::DispatchKey::AutogradOther);
+            op.redispatchBoxed(own_autograd, stack);
+        }
     }
 
 private:
+    // Whether RowGradient gives every gradient the call may need: self's, and target's where the row has a factor.
+    bool GradientsAvailable(const RowArguments& call) const {
+        for (int k = 0; k < row_.input_count; ++k) {
+            const at::Tensor& input = call.given[static_cast<size_t>(k)];
+            const bool supplied = k == row_.self_input || (k == 1 && row_.target_gradient_factor != 0);
+            if (!supplied && input.defined() && input.requires_grad()) return false;
+        }
+        return true;
+    }
+
     void RecordGradient(const RowArguments& call, at::Tensor& result) const {
         bool needs_gradient = false;
         for (const at::Tensor& input : call.given)
@@ -400,6 +422,7 @@ private:
     const aclnn_cpu::OperatorDescription& row_;
     const aclnn_cpu::OperatorDescription& gradient_row_;
     std::vector<ArgumentRole> roles_;
+    bool decomposed_;
 };
 
 // The overloads registered so far (qualified names), so that registering again is a no-op.
@@ -422,6 +445,8 @@ std::string RegisterOverload(const std::string& row_name, const std::string& ove
     const bool decomposed = handle->hasKernelForDispatchKey(c10::DispatchKey::CompositeImplicitAutograd);
     if (decomposed && row->gradient_row == nullptr)
         return "PyTorch decomposes aten::" + qualified + " and the table names no gradient for " + row->api_name;
+    // The row supplies the derivative: for a decomposed operator, or one with PyTorch's autograd kernel of its own.
+    const bool own_derivative = row->gradient_row != nullptr;
     if (!decomposed && handle->hasKernelForDispatchKey(c10::DispatchKey::BackendSelect))
         return "PyTorch has a BackendSelect kernel of aten::" + qualified + " of its own";
     const c10::FunctionSchema& schema = handle->schema();
@@ -448,14 +473,15 @@ std::string RegisterOverload(const std::string& row_name, const std::string& ove
                    " does not take";
         }
     }
-    if (decomposed) {
-        if (has_out) return "aten::" + qualified + " is an out= form of a decomposed operator";
+    if (own_derivative && !has_out) {
         // Where autograd runs (AutogradCPU), the loss and its recorded derivative; the BackendSelect kernel below
         // then serves the calls that skip autograd (inference mode).
         static torch::Library* autograd_library =
             new torch::Library(torch::Library::IMPL, "aten", c10::DispatchKey::AutogradCPU, __FILE__, __LINE__);
         autograd_library->impl(qualified.c_str(), torch::CppFunction::makeFromBoxedFunctor(
-                                                      std::make_unique<DecomposedOverloadKernel>(*row, roles)));
+                                                      std::make_unique<AutogradOverloadKernel>(*row, roles, decomposed)));
+    } else if (decomposed) {
+        return "aten::" + qualified + " is an out= form of a decomposed operator";
     }
     static torch::Library* library =
         new torch::Library(torch::Library::IMPL, "aten", c10::DispatchKey::BackendSelect, __FILE__, __LINE__);

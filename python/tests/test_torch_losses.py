@@ -26,7 +26,7 @@ PARAMETERS = {"beta": 0.7}
 # abbreviates binary cross-entropy).
 MODULES = {cls.__name__.lower(): cls for cls in vars(torch.nn).values()
            if isinstance(cls, type) and issubclass(cls, torch.nn.Module)}
-MODULE_NAMES = {"binary_cross_entropy": "bceloss"}
+MODULE_NAMES = {"binary_cross_entropy": "bceloss", "binary_cross_entropy_with_logits": "bcewithlogitsloss"}
 
 
 def module_class(name):
@@ -222,16 +222,17 @@ def test_a_regression_model_trains_the_same_with_and_without_the_override(name):
     assert np.allclose(losses, own_losses, rtol=1e-4, atol=1e-6)
 
 
-CLASSIFICATION_LOSSES = [name for name in LOSSES if OPERATORS[name].inputs[0].domain == "probability"]
+# The losses of a probability target: on probabilities (BCELoss) or on logits (BCEWithLogitsLoss).
+CLASSIFICATION_LOSSES = [name for name in LOSSES if OPERATORS[name].inputs[1].domain == "probability"]
 
 
-def train_classifier(loss_module, steps=200):
-    """Logistic regression (a linear layer and a sigmoid) trained by SGD on fixed, nearly separable data;
-    returns its final parameters and losses."""
+def train_classifier(loss_module, on_logits, steps=200):
+    """Logistic regression (a linear layer, then a sigmoid unless the loss takes logits) trained by SGD on
+    fixed, nearly separable data; returns its final parameters and losses."""
     torch.manual_seed(0)
     inputs = torch.randn(128, 6)
     labels = ((inputs @ torch.randn(6, 1)) + 0.3 * torch.randn(128, 1) > 0).float()
-    model = torch.nn.Sequential(torch.nn.Linear(6, 1), torch.nn.Sigmoid())
+    model = torch.nn.Sequential(torch.nn.Linear(6, 1), torch.nn.Identity() if on_logits else torch.nn.Sigmoid())
     optimizer = torch.optim.SGD(model.parameters(), lr=0.5)
     losses = []
     for _ in range(steps):
@@ -246,9 +247,10 @@ def train_classifier(loss_module, steps=200):
 @pytest.mark.parametrize("name", CLASSIFICATION_LOSSES)
 def test_a_logistic_regression_trains_the_same_with_and_without_the_override(name):
     module = module_class(name)()
-    own_parameters, own_losses = train_classifier(module)
+    on_logits = OPERATORS[name].inputs[0].domain == "real"
+    own_parameters, own_losses = train_classifier(module, on_logits)
     with override.enabled():
-        parameters, losses = train_classifier(module)
+        parameters, losses = train_classifier(module, on_logits)
     assert losses[-1] < 0.5 * losses[0], "the model learns"
     assert torch.allclose(parameters, own_parameters, rtol=1e-4, atol=1e-5)
     assert np.allclose(losses, own_losses, rtol=1e-4, atol=1e-6)
@@ -280,3 +282,16 @@ def test_optional_inputs_reach_the_operator_and_its_gradient(name, reduction):
     # And the weight counts: the same call without it differs.
     with override.enabled():
         assert not torch.equal(loss_function(name)(x, y, reduction=reduction), loss)
+
+
+@pytest.mark.parametrize("name", CLASSIFICATION_LOSSES)
+def test_a_target_that_needs_a_gradient_gets_pytorchs(name):
+    """The table gives self's gradient only: a probability target that requires one gets PyTorch's derivative,
+    never a missing or made-up one."""
+    x, y = loss_inputs(name, torch.float32, seed=23)
+    y.requires_grad_()
+    own = torch.autograd.grad(loss_function(name)(x, y), [x, y])
+    with override.enabled():
+        gradients = torch.autograd.grad(loss_function(name)(x, y), [x, y])
+    for got, expected in zip(gradients, own):
+        assert got is not None and torch.allclose(got, expected, rtol=1e-5, atol=1e-7)

@@ -114,9 +114,11 @@ struct OperatorDescription {
     const char* aten_name;  // the aten operator it serves (its overloads: the functional and out= forms), or nullptr
     AtenResultType aten_result;
     // Where PyTorch decomposes the aten operator into others (CompositeImplicitAutograd, so no kernel of its own
-    // stands in for it), the override supplies its derivative: the row giving self's gradient (inputs gradOutput
-    // and this row's inputs, the same parameters), and the factor that gives target's from it (-1 for a function
-    // of self - target). nullptr where PyTorch's autograd is kept.
+    // stands in for it), or computes its derivative from other operators (no aten backward to serve), the
+    // override supplies the derivative: the row giving self's gradient (inputs gradOutput and this row's inputs,
+    // the same parameters), and the factor that gives target's from it (-1 for a function of self - target; 0:
+    // none, and a call that needs target's gradient keeps PyTorch's autograd). nullptr where PyTorch's autograd
+    // is kept.
     const char* gradient_row;
     double target_gradient_factor;
     GetWorkspaceSizeFunction get_workspace_size;
@@ -274,7 +276,8 @@ inline constexpr OperatorDescription kOperators[] = {
          operator_rows::kPosWeightOptional}, 0,
      1, {operator_rows::kReduction},
      ResultRule::kLoss, MeanDivisor::kBroadcastElements, &validation::kHalfFirstTypesBf16FromAtlasA2, false,
-     &references::BinaryCrossEntropyWithLogits, nullptr, AtenResultType::kSelf, nullptr, 0,
+     &references::BinaryCrossEntropyWithLogits, "binary_cross_entropy_with_logits", AtenResultType::kSelf,
+     "binary_cross_entropy_with_logits_backward", 0,
      [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
          return aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize(in[0], in[1], in[2], in[3], operator_rows::Int(p[0]),
                                                                   out, size, executor);
