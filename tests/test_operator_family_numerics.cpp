@@ -4,7 +4,7 @@
 // below 1e-6 included), a 0-d incoming gradient; elementwise results within the contract's tolerances (FLOAT 8
 // ulp, FLOAT16/BFLOAT16 1 ulp of the promote type), reductions within 10 fp32 ulp of the exact sum of the
 // references, storage outside out's view untouched. Then special values (infinities, NaNs, signed zeros,
-// subnormals, values past fp32's range when squared), empty inputs, and the same bits for every layout and every
+// subnormals, values past fp32's range when squared), each domain's hard regions, empty inputs, and the same bits for every layout and every
 // thread count. One test over the table's rows: a new row is tested by being a row.
 #include <gtest/gtest.h>
 
@@ -246,6 +246,37 @@ TEST_P(Rows, SpecialValues) {
         const std::vector<int64_t> shape = RandomShape(static_cast<int>(rng() % 3) + 1, 300, rng);
         Call call = RandomCall(rng, shape, [&](aclnn_cpu::ValueDomain d, std::mt19937_64& g) {
             return g() % 2 ? specials[g() % 16] : DomainValue(d, g);
+        });
+        const std::vector<uint8_t> before = call.out->host();
+        ASSERT_EQ(call.Run(), 0) << aclGetRecentErrMsg() << "\n" << Describe(call);
+        const std::string failure = Verify(call, before);
+        ASSERT_TRUE(failure.empty()) << failure << Describe(call);
+    }
+}
+
+// The hard regions of each domain: logits where exp(-|x|) leaves fp32's normal range or overflows (about 87.3,
+// 88.7, 103.3) and where log1p(exp(-|x|)) drops below half an ulp of 1 (about 16.6); probabilities at 0 and 1,
+// a subnormal or an ulp away from them; zero and subnormal weights and targets.
+double HardValue(aclnn_cpu::ValueDomain domain, std::mt19937_64& rng) {
+    static const double kLogits[] = {87.3, 88.0, 88.72, 89.0, 100.0, 103.3, 104.0, 16.6, 17.0, 1e-30, 0.0, 1e4};
+    static const double kProbabilities[] = {0.0, 1.0, 0x1p-149, 0x1p-126, 0x1p-24, 1.0 - 0x1p-24, 1.0 - 0x1p-23,
+                                            1e-30, 0.5, 1.0 - 1e-7, 0x1p-100, 1e-12};
+    static const double kWeights[] = {0.0, 0x1p-149, 0x1p-126, 1.0, 2.0, 1e-30, 0.5, 1e30, 3.0, 0.25, 1e-7, 10.0};
+    const size_t pick = rng() % 12;
+    switch (domain) {
+        case aclnn_cpu::ValueDomain::kProbability: return kProbabilities[pick];
+        case aclnn_cpu::ValueDomain::kWeight: return kWeights[pick];
+        case aclnn_cpu::ValueDomain::kSignLabel: return rng() % 2 ? 1.0 : -1.0;
+        default: return rng() % 2 ? kLogits[pick] : -kLogits[pick];
+    }
+}
+
+TEST_P(Rows, HardRegionsOfEachDomain) {
+    std::mt19937_64 rng(2500 + GetParam());
+    for (int c = 0; c < 60; ++c) {
+        const std::vector<int64_t> shape = RandomShape(static_cast<int>(rng() % 3) + 1, 300, rng);
+        Call call = RandomCall(rng, shape, [&](aclnn_cpu::ValueDomain d, std::mt19937_64& g) {
+            return g() % 4 ? HardValue(d, g) : DomainValue(d, g);
         });
         const std::vector<uint8_t> before = call.out->host();
         ASSERT_EQ(call.Run(), 0) << aclGetRecentErrMsg() << "\n" << Describe(call);
