@@ -8,6 +8,7 @@
 //       static constexpr int kInputs = 2;         // 1..kMaxInputs fp32 inputs, in the plan's operand order
 //       static constexpr int kScaledInput = -1;   // or an input index: multiplied by config.input_scale first
 //       template <class D> hn::Vec<D> operator()(D d, hn::Vec<D> a, hn::Vec<D> b) const;  // one per input
+//       static constexpr bool kOutTypeIsInputType = true;  // optional: CANN ties out's dtype to the inputs'
 //   };
 // It gets fp32 vectors and returns the fp32 result; the loops round it to the promote type and store it in
 // out's dtype, or add it to the sum.
@@ -31,6 +32,8 @@
 #define ACLNN_CPU_KERNELS_ELEMENTWISE_TILES_INL_H_
 #endif
 
+#include <type_traits>
+
 #include "hwy/highway.h"
 #include "kernels/blocked_tile-inl.h"
 #include "kernels/fused_column_sum-inl.h"
@@ -42,6 +45,14 @@ HWY_BEFORE_NAMESPACE();
 namespace aclnn_cpu::kernels::HWY_NAMESPACE {
 
 // ---- the choice, made in phase 1 ---------------------------------------------------------------------------
+
+// Whether Op declares kOutTypeIsInputType = true: its operator requires out of its inputs' dtype (CANN ties
+// them), so the fused instances for an out of another dtype would never run and are not compiled (a call
+// breaking the rule would still be served, by the blocked path).
+template <class Op, class = void>
+constexpr bool kOutTypeIsInputType = false;
+template <class Op>
+constexpr bool kOutTypeIsInputType<Op, std::void_t<decltype(Op::kOutTypeIsInputType)>> = Op::kOutTypeIsInputType;
 
 template <class Op>
 TileKernel ChooseFusedSum(ElementType in) {
@@ -73,10 +84,16 @@ TileKernel ChooseTileKernel(const KernelConfig& config, bool fusable) {
             return &FusedTile<Op, kMixedTypes, decltype(out_type)::value>;
         });
     }
-    return WithElementType(config.types[0], [&](auto in_type) {
-        return WithElementType(config.out_type(), [](auto out_type) -> TileKernel {
-            return &FusedTile<Op, decltype(in_type)::value, decltype(out_type)::value>;
-        });
+    return WithElementType(config.types[0], [&](auto in_type) -> TileKernel {
+        constexpr ElementType kIn = decltype(in_type)::value;
+        if constexpr (kOutTypeIsInputType<Op>) {
+            // The operator ties out's dtype to its inputs': one instance per dtype, not per pair.
+            return config.out_type() == kIn ? &FusedTile<Op, kIn, kIn> : &BlockedTile<Op>;
+        } else {
+            return WithElementType(config.out_type(), [](auto out_type) -> TileKernel {
+                return &FusedTile<Op, kIn, decltype(out_type)::value>;
+            });
+        }
     });
 #endif
 }

@@ -36,6 +36,7 @@ HWY_INLINE hn::Vec<D> ClampedLog(D d, hn::Vec<D> v) {
 struct BinaryCrossEntropy {
     static constexpr int kInputs = 3;  // self, target, weight
     static constexpr int kScaledInput = -1;
+    static constexpr bool kOutTypeIsInputType = true;  // out's dtype is self's (the op_api's check)
 
     explicit BinaryCrossEntropy(const kernels::FunctorParameters& parameters) : scale(parameters.values[0]) {}
 

@@ -26,6 +26,7 @@ namespace hn = hwy::HWY_NAMESPACE;
 struct BinaryCrossEntropyWithLogits {
     static constexpr int kInputs = 4;  // self, target, weight, posWeight
     static constexpr int kScaledInput = -1;
+    static constexpr bool kOutTypeIsInputType = true;  // out's dtype is target's (the op_api's check)
 
     explicit BinaryCrossEntropyWithLogits(const kernels::FunctorParameters&) {}
 
@@ -47,6 +48,7 @@ struct BinaryCrossEntropyWithLogits {
 struct BinaryCrossEntropyWithLogitsGrad {
     static constexpr int kInputs = 5;  // gradOutput, self, target, weight, posWeight
     static constexpr int kScaledInput = -1;
+    static constexpr bool kOutTypeIsInputType = true;  // out's dtype is target's (the op_api's check)
 
     explicit BinaryCrossEntropyWithLogitsGrad(const kernels::FunctorParameters& parameters)
         : mean_coefficient(parameters.values[0]) {}
