@@ -284,20 +284,29 @@ int main(int argc, char** argv) {
             // Every operator of the table against the plain loop of its traffic: a gradient (mean, full
             // gradOutput) against the loop reading as many arrays; a loss under none likewise, under mean
             // against the 2-read sum.
+            // A row with optional inputs twice: all given, and none given ("bare", the loop reading fewer).
             for (const aclnn_cpu::OperatorDescription& row : aclnn_cpu::kOperators) {
-                auto table_op = [=, &row](int64_t reduction) {
-                    return Factory([=, &row] { return bench::MakeTableOperator(row, reduction, n, threads); });
-                };
-                const std::string base = std::string("family/") + row.name + "/";
-                if (row.result == aclnn_cpu::ResultRule::kGradient) {
-                    pair(base + "mean_vs_loop", table_op(1), loop(aclnn_cpu::ReadInputCount(row)), true);
-                    continue;
+                int optional_reads = 0;
+                for (int k = 0; k < row.input_count; ++k)
+                    optional_reads += row.inputs[k].optional && row.inputs[k].values_read ? 1 : 0;
+                for (const bool optional_given : {true, false}) {
+                    if (!optional_given && optional_reads == 0) continue;
+                    auto table_op = [=, &row](int64_t reduction) {
+                        return Factory(
+                            [=, &row] { return bench::MakeTableOperator(row, reduction, n, threads, optional_given); });
+                    };
+                    const std::string base = std::string("family/") + row.name + (optional_given ? "/" : "/bare_");
+                    const int reads = aclnn_cpu::ReadInputCount(row) - (optional_given ? 0 : optional_reads);
+                    if (row.result == aclnn_cpu::ResultRule::kGradient) {
+                        pair(base + "mean_vs_loop", table_op(1), loop(reads), true);
+                        continue;
+                    }
+                    pair(base + "none_vs_loop", table_op(0), loop(reads), true);
+                    pair(base + "mean_vs_sum2r", table_op(1), PartnerFactory([=](const bench::Workload& first) {
+                             return bench::MakePlainSum(n, threads, &first);
+                         }),
+                         true);
                 }
-                pair(base + "none_vs_loop", table_op(0), loop(aclnn_cpu::ReadInputCount(row)), true);
-                pair(base + "mean_vs_sum2r", table_op(1), PartnerFactory([=](const bench::Workload& first) {
-                         return bench::MakePlainSum(n, threads, &first);
-                     }),
-                     true);
             }
         }
     }

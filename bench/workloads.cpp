@@ -172,7 +172,8 @@ private:
 
 class TableOperatorWorkload : public ExecutorWorkload {
 public:
-    TableOperatorWorkload(const aclnn_cpu::OperatorDescription& row, int64_t reduction, int64_t n, int threads)
+    TableOperatorWorkload(const aclnn_cpu::OperatorDescription& row, int64_t reduction, int64_t n, int threads,
+                          bool optional_given)
         : row_(row), threads_(threads) {
         const bool reduced = aclnn_cpu::ReducesTo(row, reduction);
         const bool over_first_dim = reduced && row.result == aclnn_cpu::ResultRule::kLossOverFirstDim;
@@ -183,6 +184,10 @@ public:
                                                              : input_dims;
         std::vector<const aclTensor*> inputs;
         for (int k = 0; k <= row.input_count; ++k) {
+            if (k < row.input_count && row.inputs[k].optional && !optional_given) {
+                inputs.push_back(nullptr);  // absent: no buffer, no traffic
+                continue;
+            }
             tensors_.push_back(std::make_unique<BenchTensor>(k < row.input_count ? input_dims : out_dims,
                                                              std::vector<int64_t>{}, ACL_FLOAT,
                                                              static_cast<uint32_t>(k + 1)));
@@ -368,8 +373,8 @@ std::unique_ptr<Workload> MakeOperator(const std::string& variant, aclDataType t
 }
 
 std::unique_ptr<Workload> MakeTableOperator(const aclnn_cpu::OperatorDescription& row, int64_t reduction, int64_t n,
-                                            int threads) {
-    return std::make_unique<TableOperatorWorkload>(row, reduction, n, threads);
+                                            int threads, bool optional_given) {
+    return std::make_unique<TableOperatorWorkload>(row, reduction, n, threads, optional_given);
 }
 
 std::unique_ptr<Workload> MakePlainLoop(int reads, int element_size, int64_t n, int threads,

@@ -38,9 +38,10 @@ std::unique_ptr<Workload> MakeOperator(const std::string& variant, aclDataType t
 
 // A row of the operator table (ops/operator_table.h) through its own phase functions, on fp32 inputs of n
 // elements with the row's default parameters and the given reduction: out is n elements unless the reduction
-// reduces (0-d; a row summing over the first dim takes [n/1024, 1024] inputs and writes 1024).
+// reduces (0-d; a row summing over the first dim takes [n/1024, 1024] inputs and writes 1024). Optional inputs
+// are given (of n elements) or, with optional_given false, left out.
 std::unique_ptr<Workload> MakeTableOperator(const aclnn_cpu::OperatorDescription& row, int64_t reduction, int64_t n,
-                                            int threads);
+                                            int threads, bool optional_given = true);
 
 // Plain loops with the operator's traffic: reads + 1 write of element_size-byte elements. Given a partner
 // (the operator it is paired with), the loop reads the first `reads` of its buffers of n elements and writes
