@@ -194,13 +194,9 @@ def test_every_overload_of_the_tables_aten_losses_is_registered():
 REGRESSION_LOSSES = [name for name in LOSSES if OPERATORS[name].inputs[1].domain == "real"]
 
 
-def train(loss_module, steps=200):
-    """A small regression MLP trained by SGD on fixed data; returns its final parameters and losses."""
-    torch.manual_seed(0)
-    inputs = torch.randn(64, 8)
-    targets = (inputs @ torch.randn(8, 1)).tanh() * 3 + 0.1 * torch.randn(64, 1)
-    model = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.Tanh(), torch.nn.Linear(16, 1))
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.05)
+def fit(model, loss_module, inputs, targets, lr, steps=200):
+    """Trains model by SGD on fixed data; returns its final parameters and the losses of every step."""
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
     losses = []
     for _ in range(steps):
         optimizer.zero_grad()
@@ -209,6 +205,15 @@ def train(loss_module, steps=200):
         optimizer.step()
         losses.append(loss.item())
     return torch.cat([p.detach().reshape(-1) for p in model.parameters()]), losses
+
+
+def train(loss_module):
+    """A small regression MLP on fixed data."""
+    torch.manual_seed(0)
+    inputs = torch.randn(64, 8)
+    targets = (inputs @ torch.randn(8, 1)).tanh() * 3 + 0.1 * torch.randn(64, 1)
+    model = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.Tanh(), torch.nn.Linear(16, 1))
+    return fit(model, loss_module, inputs, targets, lr=0.05)
 
 
 @pytest.mark.parametrize("name", REGRESSION_LOSSES)
@@ -226,22 +231,14 @@ def test_a_regression_model_trains_the_same_with_and_without_the_override(name):
 CLASSIFICATION_LOSSES = [name for name in LOSSES if OPERATORS[name].inputs[1].domain == "probability"]
 
 
-def train_classifier(loss_module, on_logits, steps=200):
-    """Logistic regression (a linear layer, then a sigmoid unless the loss takes logits) trained by SGD on
-    fixed, nearly separable data; returns its final parameters and losses."""
+def train_classifier(loss_module, on_logits):
+    """Logistic regression (a linear layer, then a sigmoid unless the loss takes logits) on fixed, nearly
+    separable data."""
     torch.manual_seed(0)
     inputs = torch.randn(128, 6)
     labels = ((inputs @ torch.randn(6, 1)) + 0.3 * torch.randn(128, 1) > 0).float()
     model = torch.nn.Sequential(torch.nn.Linear(6, 1), torch.nn.Identity() if on_logits else torch.nn.Sigmoid())
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.5)
-    losses = []
-    for _ in range(steps):
-        optimizer.zero_grad()
-        loss = loss_module(model(inputs), labels)
-        loss.backward()
-        optimizer.step()
-        losses.append(loss.item())
-    return torch.cat([p.detach().reshape(-1) for p in model.parameters()]), losses
+    return fit(model, loss_module, inputs, labels, lr=0.5)
 
 
 @pytest.mark.parametrize("name", CLASSIFICATION_LOSSES)
