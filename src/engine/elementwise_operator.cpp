@@ -44,13 +44,15 @@ aclnnStatus PlanElementwiseOperator(const ElementwiseRequest& request) {
             any_shape_only = any_shape_only || validated.present[i]->shape_only;
         }
         // The operands, in the inputs' order, then out: each present tensor the arithmetic reads (a shape-only
-        // input has none), and each absent optional input either ones or nothing.
+        // input has none), and each absent optional input as ones of the promoted dtype, as CANN's op_api passes
+        // a tensor of ones for it: the functor always takes every input (one instance per operator, where one
+        // per combination of the optional inputs would multiply the compiled kernels).
         std::vector<PlanOperand> operands;
         std::vector<aclTensor*> input_tensors;
         size_t present_index = 0;
         for (const validation::NamedTensor& input : inputs) {
             if (input.tensor == nullptr) {
-                if (request.absent_inputs_read_as_ones) operands.push_back({nullptr, input.name, {1, 0, 0}, promoted});
+                operands.push_back({nullptr, input.name, {1, 0, 0}, promoted});
                 continue;
             }
             const size_t i = present_index++;

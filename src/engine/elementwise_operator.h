@@ -29,11 +29,6 @@ struct ElementwiseRequest {
     std::function<ElementwiseDescription(const validation::ValidatedOperation&)> describe;
     // The input (index into validation.inputs) whose FRACTAL_NZ format CANN accepts with a precision warning.
     int nz_warning_input = -1;
-    // An absent optional input is read as ones of the inputs' promoted dtype, as CANN's op_api passes a tensor of
-    // ones for it: the functor always takes every input (one instance per operator, where one per combination
-    // of the optional inputs would multiply the compiled kernels), and x * 1 keeps every bit. Otherwise an absent
-    // input has no operand and the functor takes the inputs given.
-    bool absent_inputs_read_as_ones = false;
 };
 
 // Runs an API function's body so that no exception crosses the C boundary: an exception (out of memory while

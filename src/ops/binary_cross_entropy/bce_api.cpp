@@ -91,7 +91,6 @@ aclnnStatus aclnnBinaryCrossEntropyGetWorkspaceSize(const aclTensor* self, const
             checks::OutShape(reduction != 0),
             checks::OutDoesNotOverlapItself(),
         };
-        request.absent_inputs_read_as_ones = true;
         request.describe = [reduction](const validation::ValidatedOperation& validated) {
             const auto choose = &ops::binary_cross_entropy::ChooseLossKernel;
             const int64_t count = engine::ElementCount(validated.broadcast_shape);

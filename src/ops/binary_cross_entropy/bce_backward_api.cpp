@@ -48,7 +48,6 @@ aclnnStatus aclnnBinaryCrossEntropyBackwardGetWorkspaceSize(const aclTensor* gra
             checks::OutShape(false),
             checks::OutDoesNotOverlapItself(),
         };
-        request.absent_inputs_read_as_ones = true;
         request.describe = [reduction, self](const validation::ValidatedOperation&) {
             engine::ElementwiseDescription description;
             description.phase2_name = kPhase2Name;

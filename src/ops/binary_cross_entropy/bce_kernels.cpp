@@ -1,7 +1,7 @@
 // The SIMD arithmetic of the binary cross-entropy losses on probabilities: CANN's arch35 DAGs (ops-nn
 // loss/binary_cross_entropy, loss/binary_cross_entropy_grad) as functors for the engine's tile loops, one per
-// operator, compiled once per SIMD target. An absent weight is read as ones (the engine's
-// absent_inputs_read_as_ones): v * 1 = v, the bits of the formula without it.
+// operator, compiled once per SIMD target. An absent weight is read as ones (the engine binds them): v * 1 = v,
+// the bits of the formula without it.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "ops/binary_cross_entropy/bce_kernels.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep

@@ -63,7 +63,6 @@ aclnnStatus aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize(const aclTensor* s
             checks::OutShape(reduction != 0),
             checks::OutDoesNotOverlapItself(),
         };
-        request.absent_inputs_read_as_ones = true;
         request.describe = [reduction](const validation::ValidatedOperation&) {
             return engine::ReducedLoss(kPhase2Name, &bce::ChooseLossKernel, reduction,
                                        engine::MeanRule::kTimesReciprocal);

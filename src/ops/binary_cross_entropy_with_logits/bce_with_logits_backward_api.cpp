@@ -65,7 +65,6 @@ aclnnStatus aclnnBinaryCrossEntropyWithLogitsBackwardGetWorkspaceSize(
             checks::OutShape(false),
             checks::OutDoesNotOverlapItself(),
         };
-        request.absent_inputs_read_as_ones = true;
         request.describe = [reduction, self](const validation::ValidatedOperation&) {
             engine::ElementwiseDescription description;
             description.phase2_name = kPhase2Name;

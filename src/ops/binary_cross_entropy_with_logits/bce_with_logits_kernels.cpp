@@ -20,9 +20,9 @@ namespace hn = hwy::HWY_NAMESPACE;
 // then (1 - y) * x - ls, times weight. The logarithm term is log1p(exp(-|x|)) in one piece
 // (kernels/vector_softplus-inl.h), as aclnnSoftMarginLoss computes it: the same formula, but where exp(-|x|) is
 // below fp32's half ulp of 1 the term keeps its value rather than rounding to 0 (docs/compatibility.md). An
-// absent weight or posWeight is read as ones (the engine's absent_inputs_read_as_ones), as CANN's op_api
-// passes: (1 - 1) * y + 1 = 1 and v * 1 = v exactly, so the bits are those of the formula without it (an
-// infinite y aside: (1 - 1) * y is NaN, on the NPU too).
+// absent weight or posWeight is read as ones (the engine binds them), as CANN's op_api passes: (1 - 1) * y + 1 = 1
+// and v * 1 = v exactly, so the bits are those of the formula without it (an infinite y aside: (1 - 1) * y is
+// NaN, on the NPU too).
 struct BinaryCrossEntropyWithLogits {
     static constexpr int kInputs = 4;  // self, target, weight, posWeight
     static constexpr int kScaledInput = -1;
