@@ -16,6 +16,18 @@ void PlainLoop2Read1Write(const float* a, const float* b, float* out, int64_t n,
     for (int64_t i = 0; i < n; ++i) out[i] = a[i] * b[i];
 }
 
+void PlainLoop4Read1Write(const float* a, const float* b, const float* c, const float* d, float* out, int64_t n,
+                          int threads) {
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int64_t i = 0; i < n; ++i) out[i] = a[i] * b[i] + c[i] * d[i];
+}
+
+void PlainLoop5Read1Write(const float* a, const float* b, const float* c, const float* d, const float* e, float* out,
+                          int64_t n, int threads) {
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int64_t i = 0; i < n; ++i) out[i] = a[i] * b[i] + c[i] * d[i] + e[i];
+}
+
 float PlainSum2Read(const float* a, const float* b, int64_t n, int threads) {
     float sum = 0;
 #pragma omp parallel for simd num_threads(threads) schedule(static) reduction(+ : sum)

@@ -1,5 +1,5 @@
 // The benchmark's yardsticks, measured in the same run as the operator:
-// - plain loops with the operators' memory traffic (3 reads + 1 write, 2 + 1, or a 2-read sum), the bandwidth
+// - plain loops with the operators' memory traffic (2 to 5 reads + 1 write, or a 2-read sum), the bandwidth
 //   to reach;
 // - PyTorch's composite evaluation: one pass over memory per arithmetic step, with temporaries;
 // - a scalar reference kernel (CANN's formula one element at a time with libm's expf) over the same data.
@@ -14,6 +14,12 @@ namespace bench {
 void PlainLoop3Read1Write(const float* a, const float* b, const float* c, float* out, int64_t n, int threads);
 // out[i] = a[i] * b[i] over n floats (2 reads + 1 write).
 void PlainLoop2Read1Write(const float* a, const float* b, float* out, int64_t n, int threads);
+// out[i] = a[i] * b[i] + c[i] * d[i] (4 reads + 1 write), and + e[i] (5 reads + 1 write): the traffic of the
+// operators with optional weights.
+void PlainLoop4Read1Write(const float* a, const float* b, const float* c, const float* d, float* out, int64_t n,
+                          int threads);
+void PlainLoop5Read1Write(const float* a, const float* b, const float* c, const float* d, const float* e, float* out,
+                          int64_t n, int threads);
 // sum of a[i] * b[i] over n floats (2 reads), vectorised (omp simd) and on `threads` threads.
 float PlainSum2Read(const float* a, const float* b, int64_t n, int threads);
 // The same traffic for 16-bit elements: out[i] = a[i] ^ b[i] ^ c[i], and out[i] = a[i] ^ b[i].

@@ -24,7 +24,8 @@ void CollectingReporter::ReportRuns(const std::vector<Run>& runs) {
 }
 
 void PrintRatioTable(const std::map<std::string, Measured>& results, const std::vector<int64_t>& large_sizes,
-                     const std::vector<int>& thread_counts, const std::vector<Target>& family) {
+                     const std::vector<int>& thread_counts, const std::vector<Target>& family,
+                     const std::vector<Target>& family_headroom) {
     std::vector<Target> targets = {
         {"f32_vs_loop3r1w", "f32 op / same-traffic loop (bytes/s)", ">= 0.90", 0.9},
         {"scalar_grad_vs_loop2r1w", "f32, 0-d gradOutput / 2-read loop (bytes/s)", ">= 0.90", 0.9},
@@ -69,11 +70,12 @@ void PrintRatioTable(const std::map<std::string, Measured>& results, const std::
     }
     // Compute headroom: in cache (256K elements, one core) memory is not the limit, so this is the arithmetic's
     // rate against the plain loop's.
-    const Target headroom[] = {
+    std::vector<Target> headroom = {
         {"headroom_f32_vs_loop3r1w", "compute headroom: f32 op / 3r1w loop, in cache (bytes/s)", ">= 0.60", 0.6},
         {"headroom_loss_vs_loop2r1w", "compute headroom: forward none / 2r1w loop, in cache (bytes/s)", ">= 0.60",
          0.6},
     };
+    headroom.insert(headroom.end(), family_headroom.begin(), family_headroom.end());
     for (const Target& t : headroom) {
         auto it = results.find(std::string("pair/") + t.pair + "/n:262144/threads:1");
         if (it == results.end()) continue;

@@ -38,8 +38,10 @@ struct Target {
 };
 
 // Prints the ratio table for the sizes and thread counts that were run: the soft margin operators' targets,
-// then `family` (a pair per operator of the table and reduction).
+// then `family` (a pair per operator of the table and reduction), then the in-cache headroom: the soft margin
+// operators', then `family_headroom` (a pair per operator).
 void PrintRatioTable(const std::map<std::string, Measured>& results, const std::vector<int64_t>& large_sizes,
-                     const std::vector<int>& thread_counts, const std::vector<Target>& family);
+                     const std::vector<int>& thread_counts, const std::vector<Target>& family,
+                     const std::vector<Target>& family_headroom);
 
 }  // namespace bench

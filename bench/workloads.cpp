@@ -274,13 +274,29 @@ public:
         : Arrays(reads, 1, n, element_size, partner), reads_(reads), element_size_(element_size), threads_(threads) {
         bytes_ = n * element_size * (reads + 1);
         items_ = n;
+        // A loop that moved fewer bytes than it is credited with would flatter every ratio against it.
+        const int most_reads = element_size == 4 ? 5 : 3;
+        if (reads < 2 || reads > most_reads) {
+            error_ = "no plain loop reads " + std::to_string(reads) + " arrays of " + std::to_string(element_size) +
+                     "-byte elements (2 to " + std::to_string(most_reads) + ")";
+        }
     }
     void Run() override {
         if (element_size_ == 4) {
-            if (reads_ == 3) {
-                PlainLoop3Read1Write(at<float>(0), at<float>(1), at<float>(2), at<float>(3), n_, threads_);
-            } else {
-                PlainLoop2Read1Write(at<float>(0), at<float>(1), at<float>(2), n_, threads_);
+            switch (reads_) {
+                case 5:
+                    PlainLoop5Read1Write(at<float>(0), at<float>(1), at<float>(2), at<float>(3), at<float>(4),
+                                         at<float>(5), n_, threads_);
+                    break;
+                case 4:
+                    PlainLoop4Read1Write(at<float>(0), at<float>(1), at<float>(2), at<float>(3), at<float>(4), n_,
+                                         threads_);
+                    break;
+                case 3:
+                    PlainLoop3Read1Write(at<float>(0), at<float>(1), at<float>(2), at<float>(3), n_, threads_);
+                    break;
+                default:
+                    PlainLoop2Read1Write(at<float>(0), at<float>(1), at<float>(2), n_, threads_);
             }
         } else if (reads_ == 3) {
             PlainLoop3Read1Write16(at<uint16_t>(0), at<uint16_t>(1), at<uint16_t>(2), at<uint16_t>(3), n_, threads_);
