@@ -33,9 +33,25 @@ private:
 };
 
 // A tensor in its own device block, filled with values in [-4, 4].
+// The interval an input's values are drawn from, by its domain in the operator table: probabilities in
+// (0, 1) as a model predicts them (binary cross-entropy's logs take their fast form there, as on real data),
+// weights in (0, 2]; everything else in [-4, 4] (the soft margin rows' figures have always used that).
+struct ValueInterval {
+    float low = -4.0f, high = 4.0f;
+};
+
+ValueInterval IntervalOf(aclnn_cpu::ValueDomain domain) {
+    switch (domain) {
+        case aclnn_cpu::ValueDomain::kProbability: return {0.0f, 1.0f};
+        case aclnn_cpu::ValueDomain::kWeight: return {0.0f, 2.0f};
+        default: return {};
+    }
+}
+
 class BenchTensor {
 public:
-    BenchTensor(const std::vector<int64_t>& dims, std::vector<int64_t> strides, aclDataType type, uint32_t seed) {
+    BenchTensor(const std::vector<int64_t>& dims, std::vector<int64_t> strides, aclDataType type, uint32_t seed,
+                ValueInterval interval = {}) {
         if (strides.empty()) {
             strides.assign(dims.size(), 1);
             for (int d = static_cast<int>(dims.size()) - 2; d >= 0; --d) strides[d] = strides[d + 1] * dims[d + 1];
@@ -52,7 +68,7 @@ public:
         // (docs/performance.md, "Method").
         std::seed_seq seeds{seed};
         std::mt19937 rng(seeds);
-        std::uniform_real_distribution<float> values(-4.0f, 4.0f);
+        std::uniform_real_distribution<float> values(interval.low, interval.high);
         for (int64_t i = 0; i < span; ++i) {
             const float v = values(rng);
             if (type == ACL_FLOAT) {
@@ -188,9 +204,10 @@ public:
                 inputs.push_back(nullptr);  // absent: no buffer, no traffic
                 continue;
             }
+            const ValueInterval interval = k < row.input_count ? IntervalOf(row.inputs[k].domain) : ValueInterval{};
             tensors_.push_back(std::make_unique<BenchTensor>(k < row.input_count ? input_dims : out_dims,
                                                              std::vector<int64_t>{}, ACL_FLOAT,
-                                                             static_cast<uint32_t>(k + 1)));
+                                                             static_cast<uint32_t>(k + 1), interval));
             // Each input the kernel reads, read once; out written once.
             if (k == row.input_count || row.inputs[k].values_read) bytes_ += tensors_.back()->bytes();
             if (k < row.input_count) inputs.push_back(tensors_.back()->tensor());
