@@ -5,14 +5,16 @@
 //          kernels/vector_softplus-inl.h) on all 2^32 fp32 products t, against max(-t, 0) + log1p(exp(-|t|));
 //          then every FLOAT16 and every BFLOAT16 t: the fp32 loss rounded to that type against the float64 loss
 //          rounded once to it (the correctly rounded result): at least 99.99% equal, none more than 1 ulp (of
-//          the type) off.
+//          the type) off;
+//   log:   kernels::VectorLog (the binary cross-entropy's logs, kernels/vector_log-inl.h) on all 2^32 fp32 bit
+//          patterns, against IEEE's log: -inf for +-0, NaN for negatives.
 // The reference, computed once per input and shared by all targets, is the float64 function rounded to fp32
 // (within 1 ulp of float64, so the correctly rounded fp32 result except in double-rounding ties far below the
-// bound checked). Rules: NaN -> NaN; +inf exactly where the reference is +inf; otherwise finite and within 2
-// ulp (counted in representable values, so 0 and subnormals are covered the same way).
+// bound checked). Rules: NaN where the reference is NaN; +-inf exactly where the reference is; otherwise
+// finite and within 2 ulp (counted in representable values, so 0 and subnormals are covered the same way).
 // Per range of inputs (where the loss lives), it reports the share of finite, non-trivial results that are not
 // correctly rounded and the worst error against the exact value (float64), in ulp.
-// Usage: exhaustive_math [--function exp|loss] [--stride S]   (default: all; S = 1: every input)
+// Usage: exhaustive_math [--function exp|loss|log] [--stride S]   (default: all; S = 1: every input)
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "exhaustive/exhaustive_math.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
@@ -29,6 +31,7 @@
 #include "common/float_convert.h"
 #include "hwy/highway.h"
 #include "kernels/vector_exp-inl.h"
+#include "kernels/vector_log-inl.h"
 #include "ops/soft_margin_loss/soft_margin_loss_functor-inl.h"
 #include "reference.h"
 
@@ -41,6 +44,7 @@ struct TargetFunctions {
     int64_t target;
     ArrayFunction exp;
     ArrayFunction loss;
+    ArrayFunction log;
 };
 // Filled by each target's namespace at static initialisation.
 inline std::vector<TargetFunctions>& Targets() {
@@ -67,8 +71,14 @@ void LossArrayOnThisTarget(const float* in, float* out, size_t count) {
         hn::StoreU(SoftMarginLoss::OfProduct(d, hn::LoadU(d, in + i)), d, out + i);
 }
 
-const bool kRegistered = (Targets().push_back({HWY_TARGET, &ExpArrayOnThisTarget, &LossArrayOnThisTarget}),
-                          true);
+void LogArrayOnThisTarget(const float* in, float* out, size_t count) {
+    const hn::ScalableTag<float> d;
+    for (size_t i = 0; i < count; i += hn::Lanes(d))
+        hn::StoreU(aclnn_cpu::kernels::HWY_NAMESPACE::VectorLog(d, hn::LoadU(d, in + i)), d, out + i);
+}
+
+const bool kRegistered =
+    (Targets().push_back({HWY_TARGET, &ExpArrayOnThisTarget, &LossArrayOnThisTarget, &LogArrayOnThisTarget}), true);
 
 }  // namespace exhaustive_math::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
@@ -121,6 +131,15 @@ constexpr FunctionRanges kLossRanges = {4,
                                          {"|t| < 0.35: loss in (0.53, 0.88)", -0.35, 0.35},
                                          {"t in [0.35, 16.6): loss in (6e-8, 0.53)", 0.35, 16.6},
                                          {"t in [16.6, 103.98): loss ~ e^-t (subnormal past 87.34)", 16.6, 103.98}}};
+
+// log: the subnormals (pre-scaled), the normals below the table's interval, the interval itself (k = 0, where
+// the results near 1 are small), and above it.
+constexpr FunctionRanges kLogRanges = {4,
+                                       {{"x in (0, 2^-126): subnormal inputs", 0.0, 1.1754943508222875e-38},
+                                        {"x in [2^-126, 0.703125): results below -0.352", 1.1754943508222875e-38,
+                                         0.703125},
+                                        {"x in [0.703125, 1.40625): |results| < 0.352", 0.703125, 1.40625},
+                                        {"x in [1.40625, FLT_MAX]: results above 0.34", 1.40625, 3.5e38}}};
 
 // Which range x falls in, or -1 (outside all: trivial results, or not reported).
 int RangeOf(const FunctionRanges& ranges, float x) {
@@ -190,8 +209,13 @@ void Check(float x, float got, float expected, Tally& tally) {
         if (!std::isnan(got)) tally.Fail(x, got, expected, "NaN must give NaN");
         return;
     }
+    if (std::isnan(expected)) {
+        if (!std::isnan(got)) tally.Fail(x, got, expected, "NaN where the reference is NaN");
+        else ++tally.by_ulp[0];
+        return;
+    }
     if (std::isinf(expected) || std::isinf(got)) {
-        if (got != expected) tally.Fail(x, got, expected, "+inf exactly where the rounded exp is +inf");
+        if (got != expected) tally.Fail(x, got, expected, "inf exactly where the rounded reference is inf");
         else ++tally.by_ulp[0];
         return;
     }
@@ -293,6 +317,7 @@ bool CheckFunction(const char* name, double (*reference)(double), ArrayFunction 
 }
 
 double Exp(double x) { return std::exp(x); }
+double Log(double x) { return std::log(x); }  // -inf for +-0, NaN for negatives
 // The tests' float64 reference of the forward (tests/support/reference.h), with target 1: t itself.
 double Loss(double t) { return test_support::SoftMarginLossReference(t, 1.0).value; }
 
@@ -391,13 +416,13 @@ int main(int argc, char** argv) {
         } else if (std::strcmp(argv[i], "--function") == 0 && i + 1 < argc) {
             only = argv[++i];
         } else {
-            std::fprintf(stderr, "usage: %s [--function exp|loss] [--stride S]  (S >= 1; 1 checks every input)\n",
+            std::fprintf(stderr, "usage: %s [--function exp|loss|log] [--stride S]  (S >= 1; 1 checks every input)\n",
                          argv[0]);
             return 2;
         }
     }
-    if (stride == 0 || (!only.empty() && only != "exp" && only != "loss")) {
-        std::fprintf(stderr, "--stride must be at least 1; --function is exp or loss\n");
+    if (stride == 0 || (!only.empty() && only != "exp" && only != "loss" && only != "log")) {
+        std::fprintf(stderr, "--stride must be at least 1; --function is exp, loss or log\n");
         return 2;
     }
     std::vector<TargetFunctions> targets;
@@ -425,6 +450,8 @@ int main(int argc, char** argv) {
         ok &= CheckSixteenBitLoss(float16, targets);
         ok &= CheckSixteenBitLoss(bfloat16, targets);
     }
+    if (only.empty() || only == "log")
+        ok &= CheckFunction("log", &Log, &TargetFunctions::log, kLogRanges, 0xffffffffu, stride, targets);
     return ok ? 0 : 1;
 }
 #endif  // HWY_ONCE

@@ -8,31 +8,29 @@
 
 #include <cmath>
 
-#include "hwy/contrib/math/math-inl.h"
 #include "hwy/highway.h"
 #include "kernels/elementwise_tiles-inl.h"
+#include "kernels/vector_log-inl.h"
 #include "ops/binary_cross_entropy/bce_kernels.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace aclnn_cpu::ops::binary_cross_entropy::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// max(log(v), -100), as the DAG's Log then Maxs: log(0) = -inf gives -100, a negative v or NaN gives NaN (the
-// NaN is kept: CANN's kernel documents no range check, and PyTorch refuses such inputs), +inf gives +inf.
-// Highway's Log (within 4 ulp on (0, FLT_MAX]) covers the rest, subnormals included.
+// max(log(v), -100), as the DAG's Log then Maxs, for any v: log(0) = -inf gives -100, a negative v or NaN
+// gives NaN (the NaN is kept: CANN's kernel documents no range check, and PyTorch refuses such inputs), +inf
+// gives +inf. Only a v below e^-100 (a subnormal) has a log below -100.
 template <class D>
 HWY_INLINE hn::Vec<D> ClampedLog(D d, hn::Vec<D> v) {
-    auto log = hn::Log(d, v);
-    log = hn::IfThenElse(hn::Eq(v, hn::Set(d, HUGE_VALF)), v, log);
-    log = hn::IfThenElse(hn::Lt(v, hn::Zero(d)), hn::Set(d, NAN), log);
-    log = hn::IfThenElse(hn::IsNaN(v), v, log);
+    const auto log = kernels::HWY_NAMESPACE::LogOfAny(d, v);
     const auto floor = hn::Set(d, -100.0f);
-    // Lt is false for NaN, which therefore stays; -inf (v = 0) and everything below -100 become -100.
-    return hn::IfThenElse(hn::Or(hn::Lt(log, floor), hn::Eq(v, hn::Zero(d))), floor, log);
+    return hn::IfThenElse(hn::Lt(log, floor), floor, log);  // Lt is false for NaN, which therefore stays
 }
 
 // The loss, in the DAG's order: -(max(log(x), -100) * y + max(log(1 - x), -100) * (1 - y)), times weight, times
-// the scale (the mean's 1/N, applied to every element before the sum as CANN's reduce does; else 1).
+// the scale (the mean's 1/N, applied to every element before the sum as CANN's reduce does; else 1). The logs
+// are the project's table log (kernels/vector_log-inl.h); where x and 1 - x are normal and positive in every
+// lane -- every x in (0, 1) but the extremes -- neither log can reach -100, and the fast form serves.
 struct BinaryCrossEntropy {
     static constexpr int kInputs = 3;  // self, target, weight
     static constexpr int kScaledInput = -1;
@@ -42,9 +40,20 @@ struct BinaryCrossEntropy {
 
     template <class D>
     HWY_INLINE hn::Vec<D> Loss(D d, hn::Vec<D> x, hn::Vec<D> y) const {
+        namespace math = kernels::HWY_NAMESPACE;
         const auto one = hn::Set(d, 1.0f);
-        const auto positive = hn::Mul(ClampedLog(d, x), y);
-        const auto negative = hn::Mul(ClampedLog(d, hn::Sub(one, x)), hn::Sub(one, y));
+        const auto complement = hn::Sub(one, x);
+        hn::Vec<D> log_x, log_complement;
+        if (HWY_LIKELY(math::AllLanesTrue(
+                d, hn::And(math::IsNormalPositive(d, x), math::IsNormalPositive(d, complement))))) {
+            log_x = math::LogOfNormal<false>(d, x, hn::Zero(d));
+            log_complement = math::LogOfNormal<false>(d, complement, hn::Zero(d));
+        } else {
+            log_x = ClampedLog(d, x);
+            log_complement = ClampedLog(d, complement);
+        }
+        const auto positive = hn::Mul(log_x, y);
+        const auto negative = hn::Mul(log_complement, hn::Sub(one, y));
         return hn::Neg(hn::Add(positive, negative));
     }
     template <class D>
