@@ -35,6 +35,10 @@ struct BinaryCrossEntropy {
     static constexpr int kInputs = 3;  // self, target, weight
     static constexpr int kScaledInput = -1;
     static constexpr bool kOutTypeIsInputType = true;  // out's dtype is self's (the op_api's check)
+    // For probabilities and weights >= 0 every loss is >= +0, and the sums take their cheaper widening; a
+    // negative result (a weight below 0, a target outside [0, 1], or -0 where both terms are 0) sends its row
+    // back to the general one (kernels/fused_sum-inl.h), with the same bits.
+    static constexpr bool kNonNegativeResults = true;
 
     explicit BinaryCrossEntropy(const kernels::FunctorParameters& parameters) : scale(parameters.values[0]) {}
 
