@@ -35,6 +35,20 @@ float PlainSum2Read(const float* a, const float* b, int64_t n, int threads) {
     return sum;
 }
 
+float PlainSum3Read(const float* a, const float* b, const float* c, int64_t n, int threads) {
+    float sum = 0;
+#pragma omp parallel for simd num_threads(threads) schedule(static) reduction(+ : sum)
+    for (int64_t i = 0; i < n; ++i) sum += a[i] * b[i] * c[i];
+    return sum;
+}
+
+float PlainSum4Read(const float* a, const float* b, const float* c, const float* d, int64_t n, int threads) {
+    float sum = 0;
+#pragma omp parallel for simd num_threads(threads) schedule(static) reduction(+ : sum)
+    for (int64_t i = 0; i < n; ++i) sum += a[i] * b[i] + c[i] * d[i];
+    return sum;
+}
+
 void PlainLoop3Read1Write16(const uint16_t* a, const uint16_t* b, const uint16_t* c, uint16_t* out, int64_t n,
                             int threads) {
 #pragma omp parallel for num_threads(threads) schedule(static)

@@ -1,5 +1,6 @@
 // The benchmark's yardsticks, measured in the same run as the operator:
-// - plain loops with the operators' memory traffic (2 to 5 reads + 1 write, or a 2-read sum), the bandwidth
+// - plain loops with the operators' memory traffic (2 to 5 reads + 1 write, or a 2- to 4-read sum), the
+//   bandwidth
 //   to reach;
 // - PyTorch's composite evaluation: one pass over memory per arithmetic step, with temporaries;
 // - a scalar reference kernel (CANN's formula one element at a time with libm's expf) over the same data.
@@ -22,6 +23,9 @@ void PlainLoop5Read1Write(const float* a, const float* b, const float* c, const 
                           int64_t n, int threads);
 // sum of a[i] * b[i] over n floats (2 reads), vectorised (omp simd) and on `threads` threads.
 float PlainSum2Read(const float* a, const float* b, int64_t n, int threads);
+// The same with 3 and 4 reads (a * b * c, a * b + c * d): the traffic of a loss's mean with its weights.
+float PlainSum3Read(const float* a, const float* b, const float* c, int64_t n, int threads);
+float PlainSum4Read(const float* a, const float* b, const float* c, const float* d, int64_t n, int threads);
 // The same traffic for 16-bit elements: out[i] = a[i] ^ b[i] ^ c[i], and out[i] = a[i] ^ b[i].
 void PlainLoop3Read1Write16(const uint16_t* a, const uint16_t* b, const uint16_t* c, uint16_t* out, int64_t n,
                             int threads);

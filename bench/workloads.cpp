@@ -271,17 +271,27 @@ private:
     std::vector<void*> pointers_;
 };
 
-// The plain reduction with the forward's traffic: sum of a[i] * b[i] (2 reads), vectorised and threaded.
+// The plain reduction with a loss's traffic: the sum of products of 2 to 4 arrays, vectorised and threaded.
 class PlainSum : public Arrays {
 public:
-    PlainSum(int64_t n, int threads, const Workload* partner) : Arrays(2, 0, n, 4, partner), threads_(threads) {
-        bytes_ = n * 8;
+    PlainSum(int reads, int64_t n, int threads, const Workload* partner)
+        : Arrays(reads, 0, n, 4, partner), reads_(reads), threads_(threads) {
+        bytes_ = n * 4 * reads;
         items_ = n;
+        if (reads < 2 || reads > 4) error_ = "no plain sum reads " + std::to_string(reads) + " arrays (2 to 4)";
     }
-    void Run() override { benchmark_sink_ = PlainSum2Read(at<float>(0), at<float>(1), n_, threads_); }
+    void Run() override {
+        if (reads_ == 4) {
+            benchmark_sink_ = PlainSum4Read(at<float>(0), at<float>(1), at<float>(2), at<float>(3), n_, threads_);
+        } else if (reads_ == 3) {
+            benchmark_sink_ = PlainSum3Read(at<float>(0), at<float>(1), at<float>(2), n_, threads_);
+        } else {
+            benchmark_sink_ = PlainSum2Read(at<float>(0), at<float>(1), n_, threads_);
+        }
+    }
 
 private:
-    int threads_;
+    int reads_, threads_;
     volatile float benchmark_sink_ = 0;
 };
 
@@ -415,8 +425,8 @@ std::unique_ptr<Workload> MakePlainLoop(int reads, int element_size, int64_t n, 
     return std::make_unique<PlainLoop>(reads, element_size, n, threads, partner);
 }
 
-std::unique_ptr<Workload> MakePlainSum(int64_t n, int threads, const Workload* partner) {
-    return std::make_unique<PlainSum>(n, threads, partner);
+std::unique_ptr<Workload> MakePlainSum(int64_t n, int threads, const Workload* partner, int reads) {
+    return std::make_unique<PlainSum>(reads, n, threads, partner);
 }
 
 std::unique_ptr<Workload> MakeComposite(int64_t n, int threads, bool fresh_temporaries) {

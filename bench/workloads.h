@@ -53,7 +53,8 @@ std::unique_ptr<Workload> MakePlainLoop(int reads, int element_size, int64_t n, 
 
 // The plain 2-read sum loop (sum of a[i] * b[i]), the forward mean/sum's yardstick; over the partner's first
 // two buffers of n fp32 elements where it lends them, as MakePlainLoop.
-std::unique_ptr<Workload> MakePlainSum(int64_t n, int threads, const Workload* partner = nullptr);
+// reads: 2 (the forward's traffic) to 4 (a loss's mean with its weights).
+std::unique_ptr<Workload> MakePlainSum(int64_t n, int threads, const Workload* partner = nullptr, int reads = 2);
 
 // PyTorch's evaluation: one pass per arithmetic step, with temporaries allocated on every run as PyTorch's
 // CPU allocator does (fresh_temporaries) or allocated once and kept warm.
