@@ -26,6 +26,8 @@ import sys
 
 import numpy as np
 
+from minimax_fit import lawson_fit
+
 ROWS = 32
 DEGREE = 4  # of q, in u: the coefficients C1..C5
 OFFSET = 0x3F340000  # bits of 0.703125
@@ -77,15 +79,7 @@ def fit_row(row):
     fixed = []
     for j in range(DEGREE + 1):
         rest = q - (powers[:, :j] @ np.array(fixed) if fixed else 0.0)
-        a = powers[:, j:] / q[:, None]
-        b = rest / q
-        weights = np.ones_like(nodes)
-        for _ in range(100):
-            w = np.sqrt(weights)
-            coefficients, *_ = np.linalg.lstsq(a * w[:, None], b * w, rcond=None)
-            error = np.abs(a @ coefficients - b)
-            weights = weights * error
-            weights /= weights.sum()
+        coefficients = lawson_fit(powers[:, j:] / q[:, None], rest / q, 100)
         fixed.append(float(np.float32(coefficients[0])))
     fitted = powers @ np.array(fixed)
     relative = np.max(np.abs(fitted - q) / np.abs(q))

@@ -26,6 +26,8 @@ import sys
 
 import numpy as np
 
+from minimax_fit import lawson_fit
+
 LN2 = np.log(2.0)
 
 
@@ -56,13 +58,7 @@ def fit(table, row, fixed):
     scale = np.spacing(np.abs(y).astype(np.float32)).astype(np.float64) if table.in_ulps else y
     a = powers[:, len(fixed):] / scale[:, None]
     b = rest / scale
-    weights = np.ones_like(x)
-    for _ in range(200):
-        sw = np.sqrt(weights)
-        c, *_ = np.linalg.lstsq(a * sw[:, None], b * sw, rcond=None)
-        error = np.abs(a @ c - b)
-        weights *= error / error.max() + 1e-30
-        weights /= weights.sum()
+    c = lawson_fit(a, b, 200)
     return list(fixed) + list(c), x, y
 
 
