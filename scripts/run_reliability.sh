@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The heavier suites (docs/reliability.md): the whole test suite, the examples and a short stress run under
 # AddressSanitizer + UndefinedBehaviorSanitizer and under ThreadSanitizer; a longer stress run under
-# ThreadSanitizer; the libFuzzer harness for a bounded time; the vector exp and the forward's loss on all their
-# inputs; valgrind memcheck on the examples (where this CPU lets valgrind run a program linked to Highway:
+# ThreadSanitizer; the libFuzzer harness for a bounded time; the vector exp, the forward's loss and the log on all
+# their inputs; valgrind memcheck on the examples (where this CPU lets valgrind run a program linked to Highway:
 # scripts/valgrind_probe.sh).
 # FUZZ_SECONDS (default 240) and STRESS_SECONDS (default 60) bound the two open-ended parts.
 set -euo pipefail
@@ -35,7 +35,7 @@ ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1" \
 
 cmake --preset release >/dev/null
 cmake --build --preset release
-echo "== the vector exp and the forward's loss on all 2^32 fp32 inputs (and every FLOAT16/BFLOAT16 t), every SIMD target this CPU runs"
+echo "== the vector exp, the forward's loss and the log on all 2^32 fp32 inputs (and every FLOAT16/BFLOAT16 t), every SIMD target this CPU runs"
 build/release/tests/exhaustive_math
 
 echo "== valgrind memcheck: the examples"
