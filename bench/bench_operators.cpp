@@ -286,17 +286,14 @@ int main(int argc, char** argv) {
             // against the sum reading as many.
             // A row with optional inputs twice: all given, and none given ("bare", the loop reading fewer).
             for (const aclnn_cpu::OperatorDescription& row : aclnn_cpu::kOperators) {
-                int optional_reads = 0;
-                for (int k = 0; k < row.input_count; ++k)
-                    optional_reads += row.inputs[k].optional && row.inputs[k].values_read ? 1 : 0;
                 for (const bool optional_given : {true, false}) {
-                    if (!optional_given && optional_reads == 0) continue;
+                    const int reads = aclnn_cpu::ReadInputCount(row, optional_given);
+                    if (!optional_given && reads == aclnn_cpu::ReadInputCount(row)) continue;  // none to leave out
                     auto table_op = [=, &row](int64_t reduction) {
                         return Factory(
                             [=, &row] { return bench::MakeTableOperator(row, reduction, n, threads, optional_given); });
                     };
                     const std::string base = std::string("family/") + row.name + (optional_given ? "/" : "/bare_");
-                    const int reads = aclnn_cpu::ReadInputCount(row) - (optional_given ? 0 : optional_reads);
                     if (row.result == aclnn_cpu::ResultRule::kGradient) {
                         pair(base + "mean_vs_loop", table_op(1), loop(reads), true);
                         continue;
@@ -326,8 +323,7 @@ int main(int argc, char** argv) {
         // Every row of the table likewise, its optional inputs absent (the common call, and the soft margin
         // rows' traffic for the logits forms): a gradient's mean, a loss under none.
         for (const aclnn_cpu::OperatorDescription& row : aclnn_cpu::kOperators) {
-            int reads = aclnn_cpu::ReadInputCount(row);
-            for (int k = 0; k < row.input_count; ++k) reads -= row.inputs[k].optional && row.inputs[k].values_read;
+            const int reads = aclnn_cpu::ReadInputCount(row, false);
             const int64_t reduction = row.result == aclnn_cpu::ResultRule::kGradient ? 1 : 0;
             Factory a = [=, &row] { return bench::MakeTableOperator(row, reduction, n, 1, false); };
             PartnerFactory b = [=](const bench::Workload& first) { return bench::MakePlainLoop(reads, 4, n, 1, &first); };

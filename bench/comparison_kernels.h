@@ -1,7 +1,6 @@
 // The benchmark's yardsticks, measured in the same run as the operator:
 // - plain loops with the operators' memory traffic (2 to 5 reads + 1 write, or a 2- to 4-read sum), the
-//   bandwidth
-//   to reach;
+//   bandwidth to reach;
 // - PyTorch's composite evaluation: one pass over memory per arithmetic step, with temporaries;
 // - a scalar reference kernel (CANN's formula one element at a time with libm's expf) over the same data.
 #pragma once

@@ -32,7 +32,6 @@ private:
     void* data_ = nullptr;
 };
 
-// A tensor in its own device block, filled with values in [-4, 4].
 // The interval an input's values are drawn from, by its domain in the operator table: probabilities in
 // (0, 1) as a model predicts them (binary cross-entropy's logs take their fast form there, as on real data),
 // weights in (0, 2]; everything else in [-4, 4] (the soft margin rows' figures have always used that).
@@ -48,6 +47,7 @@ ValueInterval IntervalOf(aclnn_cpu::ValueDomain domain) {
     }
 }
 
+// A tensor in its own device block, filled with values drawn uniformly from an interval ([-4, 4] by default).
 class BenchTensor {
 public:
     BenchTensor(const std::vector<int64_t>& dims, std::vector<int64_t> strides, aclDataType type, uint32_t seed,

@@ -129,10 +129,12 @@ struct OperatorDescription {
     aclnnStatus null_tensor_status = ACLNN_ERR_PARAM_NULLPTR;
 };
 
-// The inputs whose values the kernel reads (the traffic a benchmark's yardstick loop matches).
-constexpr int ReadInputCount(const OperatorDescription& row) {
+// The inputs whose values the kernel reads (the traffic a benchmark's yardstick loop matches); without the
+// optional ones where they are not given.
+constexpr int ReadInputCount(const OperatorDescription& row, bool optional_given = true) {
     int count = 0;
-    for (int k = 0; k < row.input_count; ++k) count += row.inputs[k].values_read ? 1 : 0;
+    for (int k = 0; k < row.input_count; ++k)
+        count += row.inputs[k].values_read && (optional_given || !row.inputs[k].optional) ? 1 : 0;
     return count;
 }
 
