@@ -33,12 +33,14 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 constexpr float kLn2 = 0.693147182f;  // ln2 rounded to fp32
 
-// Lanes whose x is normal, positive and finite (bits in [0x00800000, 0x7f800000)): where LogOfNormal applies.
-template <class D>
+// Lanes whose x is normal and positive and below the float whose bits are kEndBits: bits in
+// [0x00800000, kEndBits), one unsigned compare. kEndBits = bits(+inf): where LogOfNormal applies.
+template <uint32_t kEndBits = 0x7f800000u, class D>
 HWY_INLINE hn::Mask<D> IsNormalPositive(D d, hn::Vec<D> x) {
+    static_assert(kEndBits > 0x00800000u && kEndBits <= 0x7f800000u, "an end among the positive floats");
     const hn::RebindToUnsigned<D> du;
     const auto from_smallest = hn::Sub(hn::BitCast(du, x), hn::Set(du, 0x00800000u));
-    return hn::RebindMask(d, hn::Lt(from_smallest, hn::Set(du, 0x7f000000u)));
+    return hn::RebindMask(d, hn::Lt(from_smallest, hn::Set(du, kEndBits - 0x00800000u)));
 }
 
 // log(x * 2^exponent_offset) for normal, positive, finite x (other lanes get some finite or NaN value, to be
@@ -73,6 +75,12 @@ HWY_INLINE hn::Vec<D> LogOfNormal(D d, hn::Vec<D> x, hn::Vec<D> exponent_offset)
 #endif
 }
 
+// log(x) for normal, positive, finite x.
+template <class D>
+HWY_INLINE hn::Vec<D> LogOfNormal(D d, hn::Vec<D> x) {
+    return LogOfNormal<false>(d, x, hn::Zero(d));
+}
+
 // log(x) for every x that is not normal, positive and finite, as IEEE's log: subnormals scaled by 2^23 first
 // (exactly), log(+-0) = -inf, a negative x or NaN gives NaN, log(+inf) = +inf. Normal lanes get LogOfNormal's
 // bits: a lane's result does not depend on its neighbours.
@@ -91,7 +99,7 @@ HWY_NOINLINE hn::Vec<D> LogOfAny(D d, hn::Vec<D> x) {
 // vector is normal and positive.
 template <class D>
 HWY_INLINE hn::Vec<D> VectorLog(D d, hn::Vec<D> x) {
-    if (HWY_LIKELY(AllLanesTrue(d, IsNormalPositive(d, x)))) return LogOfNormal<false>(d, x, hn::Zero(d));
+    if (HWY_LIKELY(AllLanesTrue(d, IsNormalPositive(d, x)))) return LogOfNormal(d, x);
     return LogOfAny(d, x);
 }
 

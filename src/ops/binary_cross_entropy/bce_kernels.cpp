@@ -27,15 +27,6 @@ HWY_INLINE hn::Vec<D> ClampedLog(D d, hn::Vec<D> v) {
     return hn::IfThenElse(hn::Lt(log, floor), floor, log);  // Lt is false for NaN, which therefore stays
 }
 
-// Lanes where x and 1 - x are both normal and positive: exactly x in [2^-126, 1) (below 1, 1 - x is at least
-// 2^-24), one compare of the bits where two tests would take three operations more.
-template <class D>
-HWY_INLINE hn::Mask<D> NormalAndBelowOne(D d, hn::Vec<D> x) {
-    const hn::RebindToUnsigned<D> du;
-    const auto from_smallest = hn::Sub(hn::BitCast(du, x), hn::Set(du, 0x00800000u));
-    return hn::RebindMask(d, hn::Lt(from_smallest, hn::Set(du, 0x3f800000u - 0x00800000u)));
-}
-
 // The loss, in the DAG's order: -(max(log(x), -100) * y + max(log(1 - x), -100) * (1 - y)), times weight, times
 // the scale (the mean's 1/N, applied to every element before the sum as CANN's reduce does; else 1). The logs
 // are the project's table log (kernels/vector_log-inl.h); where x and 1 - x are normal and positive in every
@@ -57,9 +48,11 @@ struct BinaryCrossEntropy {
         const auto one = hn::Set(d, 1.0f);
         const auto complement = hn::Sub(one, x);
         hn::Vec<D> log_x, log_complement;
-        if (HWY_LIKELY(math::AllLanesTrue(d, NormalAndBelowOne(d, x)))) {
-            log_x = math::LogOfNormal<false>(d, x, hn::Zero(d));
-            log_complement = math::LogOfNormal<false>(d, complement, hn::Zero(d));
+        // x and 1 - x are both normal and positive exactly where x is in [2^-126, 1) (below 1, 1 - x is at
+        // least 2^-24): one compare of x's bits where testing both would take three operations more.
+        if (HWY_LIKELY(math::AllLanesTrue(d, math::IsNormalPositive<0x3f800000u>(d, x)))) {
+            log_x = math::LogOfNormal(d, x);
+            log_complement = math::LogOfNormal(d, complement);
         } else {
             log_x = ClampedLog(d, x);
             log_complement = ClampedLog(d, complement);
