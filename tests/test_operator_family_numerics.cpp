@@ -346,8 +346,80 @@ TEST_P(Rows, SameBitsForEveryLayoutAndThreadCount) {
     }
 }
 
+// Whether input k of row is a label in the probability domain (binary cross-entropy's target): not self.
+bool IsProbabilityLabel(const OperatorDescription& row, int k) {
+    return k != row.self_input && row.inputs[k].domain == aclnn_cpu::ValueDomain::kProbability;
+}
+
+// The rows with such a label.
+std::vector<int> RowsWithLabels() {
+    std::vector<int> rows;
+    for (int i = 0; i < aclnn_cpu::kOperatorCount; ++i)
+        for (int k = 0; k < aclnn_cpu::kOperators[i].input_count; ++k)
+            if (IsProbabilityLabel(aclnn_cpu::kOperators[i], k)) {
+                rows.push_back(i);
+                break;
+            }
+    return rows;
+}
+
+class LabelRows : public Rows {};
+
+// Hard labels, all 0 or 1 (most training data): where a vector's labels are all hard, binary cross-entropy's
+// kernel takes one log where soft labels take two. An element's bits must not depend on the path its vector
+// took: the call with every label hard, then again with every 37th label soft (0.5), which sends those
+// elements' vectors down the other path; every element whose own label did not change keeps its bits, and both
+// calls agree with the reference. Labels of the broadcast shape (dense: label i is element i's).
+TEST_P(LabelRows, HardLabelsKeepTheirBitsBesideSoftOnes) {
+    const OperatorDescription& r = row();
+    std::mt19937_64 rng(5000 + GetParam());
+    int cases = 0;
+    for (int attempt = 0; attempt < 200 && cases < 12; ++attempt) {
+        const std::vector<int64_t> shape = {static_cast<int64_t>(rng() % 20 + 3), static_cast<int64_t>(rng() % 700 + 50)};
+        Call call = RandomCall(rng, shape, [](aclnn_cpu::ValueDomain d, std::mt19937_64& g) { return DomainValue(d, g); },
+                               false);
+        if (r.result != ResultRule::kGradient) {  // reduction none, for elementwise results: out of the whole shape
+            call.parameters[0] = 0;
+            call.out = std::make_unique<DeviceTensor>(Dense(OutDims(call, call.BroadcastShape()), call.out->spec().type),
+                                                      rng, Uniform{1.0}, 3);
+        }
+        std::vector<int> labels;
+        for (int k = 0; k < r.input_count; ++k)
+            if (call.inputs[k] && IsProbabilityLabel(r, k) && call.inputs[k]->spec().dims == shape) labels.push_back(k);
+        if (labels.empty() || call.BroadcastShape() != shape) continue;
+        ++cases;
+        for (int k : labels) {
+            for (int64_t i = 0; i < NumElements(shape); ++i) call.inputs[k]->SetStorage(i, static_cast<double>(rng() % 2));
+            call.inputs[k]->Upload();
+        }
+        std::vector<uint8_t> before = call.out->host();
+        ASSERT_EQ(call.Run(), 0) << aclGetRecentErrMsg() << "\n" << Describe(call);
+        std::string failure = Verify(call, before);
+        ASSERT_TRUE(failure.empty()) << "hard labels: " << failure << Describe(call);
+        const std::vector<uint8_t> hard = call.out->Download();
+        for (int k : labels) {
+            for (int64_t i = 0; i < NumElements(shape); i += 37) call.inputs[k]->SetStorage(i, 0.5);
+            call.inputs[k]->Upload();
+        }
+        before = call.out->host();
+        ASSERT_EQ(call.Run(), 0) << aclGetRecentErrMsg() << "\n" << Describe(call);
+        failure = Verify(call, before);
+        ASSERT_TRUE(failure.empty()) << "some soft labels: " << failure << Describe(call);
+        const std::vector<uint8_t> mixed = call.out->Download();
+        const size_t element = call.out->spec().type == ACL_FLOAT ? 4 : 2;
+        ASSERT_EQ(hard.size(), mixed.size());
+        for (size_t i = 0; i < hard.size() / element; ++i) {
+            if (i % 37 == 0) continue;
+            ASSERT_EQ(std::memcmp(&hard[i * element], &mixed[i * element], element), 0)
+                << "element " << i << " changed with its neighbours' labels\n" << Describe(call);
+        }
+    }
+    EXPECT_EQ(cases, 12) << "too few calls had labels of the broadcast shape";
+}
+
 std::string RowName(const ::testing::TestParamInfo<int>& info) { return aclnn_cpu::kOperators[info.param].name; }
 
 INSTANTIATE_TEST_SUITE_P(Table, Rows, ::testing::Range(0, aclnn_cpu::kOperatorCount), RowName);
+INSTANTIATE_TEST_SUITE_P(Table, LabelRows, ::testing::ValuesIn(RowsWithLabels()), RowName);
 
 }  // namespace

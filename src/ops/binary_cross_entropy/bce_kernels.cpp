@@ -47,10 +47,18 @@ struct BinaryCrossEntropy {
         namespace math = kernels::HWY_NAMESPACE;
         const auto one = hn::Set(d, 1.0f);
         const auto complement = hn::Sub(one, x);
-        hn::Vec<D> log_x, log_complement;
         // x and 1 - x are both normal and positive exactly where x is in [2^-126, 1) (below 1, 1 - x is at
         // least 2^-24): one compare of x's bits where testing both would take three operations more.
-        if (HWY_LIKELY(math::AllLanesTrue(d, math::IsNormalPositive<0x3f800000u>(d, x)))) {
+        const auto fast = math::IsNormalPositive<0x3f800000u>(d, x);
+        // Hard labels, every target 0 or 1 (the common training case): the term a label zeroes is +-0 times a
+        // finite log, and adding it leaves the other term's bits (a log of an x below 1 is never 0, and
+        // log(1 - x) = +0 plus -0 is +0), so one log gives the two-log form's bits.
+        const auto label_one = hn::Eq(y, one);
+        if (math::AllLanesTrue(d, hn::And(fast, hn::Or(label_one, hn::Eq(y, hn::Zero(d)))))) {
+            return hn::Neg(math::LogOfNormal(d, hn::IfThenElse(label_one, x, complement)));
+        }
+        hn::Vec<D> log_x, log_complement;
+        if (HWY_LIKELY(math::AllLanesTrue(d, fast))) {
             log_x = math::LogOfNormal(d, x);
             log_complement = math::LogOfNormal(d, complement);
         } else {
