@@ -38,6 +38,40 @@ using Factory = std::function<std::unique_ptr<bench::Workload>()>;
 // The second side of a pair, made knowing the first (a comparison loop borrows its buffers).
 using PartnerFactory = std::function<std::unique_ptr<bench::Workload>(const bench::Workload& first)>;
 
+// The forms a table row is measured in: its optional inputs all given, and none given ("bare_", the loop
+// reading fewer) where it has some; a loss taking labels (binary cross-entropy's targets) in each form again
+// with hard labels ("labels_": 0 or 1, the common training case, where binary cross-entropy's two logs become
+// one) beside the soft ones.
+struct FamilyForm {
+    bool optional_given;
+    bool hard_labels;
+    bool fewest_reads;        // no optional input given, or none to give (the in-cache headroom's form)
+    std::string prefix;       // of the pair's name, after family/<row>/
+    std::string description;  // for the ratio table
+};
+
+std::vector<FamilyForm> FamilyForms(const aclnn_cpu::OperatorDescription& row) {
+    std::vector<FamilyForm> forms;
+    const bool has_optional = aclnn_cpu::ReadInputCount(row, false) != aclnn_cpu::ReadInputCount(row);
+    for (const bool optional_given : {true, false}) {
+        if (!optional_given && !has_optional) continue;  // none to leave out
+        for (const bool hard_labels : {false, true}) {
+            if (hard_labels && (row.result == aclnn_cpu::ResultRule::kGradient || !bench::TakesLabels(row))) continue;
+            std::string description = optional_given ? "" : "no optional inputs";
+            if (hard_labels) description += description.empty() ? "hard labels" : ", hard labels";
+            forms.push_back({optional_given, hard_labels, !optional_given || !has_optional,
+                             std::string(optional_given ? "" : "bare_") + (hard_labels ? "labels_" : ""),
+                             description.empty() ? "" : " (" + description + ")"});
+        }
+    }
+    return forms;
+}
+
+// The in-cache headroom pair of a row's form without optional inputs: pair/headroom/<row>[/labels].
+std::string HeadroomPair(const aclnn_cpu::OperatorDescription& row, const FamilyForm& form) {
+    return std::string("pair/headroom/") + row.name + (form.hard_labels ? "/labels" : "");
+}
+
 void BM_Single(benchmark::State& state, const Factory& make) {
     auto workload = make();
     if (!workload->error().empty()) {
@@ -284,16 +318,17 @@ int main(int argc, char** argv) {
             // Every operator of the table against the plain loop of its traffic: a gradient (mean, full
             // gradOutput) against the loop reading as many arrays; a loss under none likewise, under mean
             // against the sum reading as many.
-            // A row with optional inputs twice: all given, and none given ("bare", the loop reading fewer).
+            // Each in its forms (FamilyForms).
             for (const aclnn_cpu::OperatorDescription& row : aclnn_cpu::kOperators) {
-                for (const bool optional_given : {true, false}) {
-                    const int reads = aclnn_cpu::ReadInputCount(row, optional_given);
-                    if (!optional_given && reads == aclnn_cpu::ReadInputCount(row)) continue;  // none to leave out
+                for (const FamilyForm& form : FamilyForms(row)) {
+                    const int reads = aclnn_cpu::ReadInputCount(row, form.optional_given);
                     auto table_op = [=, &row](int64_t reduction) {
-                        return Factory(
-                            [=, &row] { return bench::MakeTableOperator(row, reduction, n, threads, optional_given); });
+                        return Factory([=, &row] {
+                            return bench::MakeTableOperator(row, reduction, n, threads, form.optional_given,
+                                                            form.hard_labels);
+                        });
                     };
-                    const std::string base = std::string("family/") + row.name + (optional_given ? "/" : "/bare_");
+                    const std::string base = std::string("family/") + row.name + "/" + form.prefix;
                     if (row.result == aclnn_cpu::ResultRule::kGradient) {
                         pair(base + "mean_vs_loop", table_op(1), loop(reads), true);
                         continue;
@@ -323,14 +358,19 @@ int main(int argc, char** argv) {
         // Every row of the table likewise, its optional inputs absent (the common call, and the soft margin
         // rows' traffic for the logits forms): a gradient's mean, a loss under none.
         for (const aclnn_cpu::OperatorDescription& row : aclnn_cpu::kOperators) {
-            const int reads = aclnn_cpu::ReadInputCount(row, false);
-            const int64_t reduction = row.result == aclnn_cpu::ResultRule::kGradient ? 1 : 0;
-            Factory a = [=, &row] { return bench::MakeTableOperator(row, reduction, n, 1, false); };
-            PartnerFactory b = [=](const bench::Workload& first) { return bench::MakePlainLoop(reads, 4, n, 1, &first); };
-            WithRepetitions(benchmark::RegisterBenchmark(Name(std::string("pair/headroom/") + row.name, n, 1).c_str(),
-                                                         BM_Paired, std::move(a), std::move(b), true)
-                                ->UseRealTime()
-                                ->MinTime(0.5));
+            for (const FamilyForm& form : FamilyForms(row)) {
+                if (!form.fewest_reads) continue;
+                const int reads = aclnn_cpu::ReadInputCount(row, false);
+                const int64_t reduction = row.result == aclnn_cpu::ResultRule::kGradient ? 1 : 0;
+                Factory a = [=, &row] { return bench::MakeTableOperator(row, reduction, n, 1, false, form.hard_labels); };
+                PartnerFactory b = [=](const bench::Workload& first) {
+                    return bench::MakePlainLoop(reads, 4, n, 1, &first);
+                };
+                WithRepetitions(benchmark::RegisterBenchmark(Name(HeadroomPair(row, form), n, 1).c_str(), BM_Paired,
+                                                             std::move(a), std::move(b), true)
+                                    ->UseRealTime()
+                                    ->MinTime(0.5));
+            }
         }
     }
     benchmark::RegisterBenchmark("latency/call4", BM_Call4)->Repetitions(9)->ReportAggregatesOnly(true);
@@ -341,25 +381,31 @@ int main(int argc, char** argv) {
     benchmark::RunSpecifiedBenchmarks(&reporter);
     std::vector<bench::Target> family;
     for (const aclnn_cpu::OperatorDescription& row : aclnn_cpu::kOperators) {
-        const std::string base = std::string("family/") + row.name + "/";
-        const std::string reads = std::to_string(aclnn_cpu::ReadInputCount(row)) + "-read";
-        if (row.result == aclnn_cpu::ResultRule::kGradient) {
-            family.push_back({base + "mean_vs_loop", std::string(row.api_name) + " mean, f32 / " + reads +
-                              " 1-write loop (bytes/s)", ">= 0.90", 0.9});
-            continue;
+        for (const FamilyForm& form : FamilyForms(row)) {
+            const std::string base = std::string("family/") + row.name + "/" + form.prefix;
+            const std::string reads = std::to_string(aclnn_cpu::ReadInputCount(row, form.optional_given)) + "-read";
+            const std::string name = std::string(row.api_name) + form.description;
+            if (row.result == aclnn_cpu::ResultRule::kGradient) {
+                family.push_back(
+                    {base + "mean_vs_loop", name + " mean, f32 / " + reads + " 1-write loop (bytes/s)", ">= 0.90", 0.9});
+                continue;
+            }
+            family.push_back(
+                {base + "none_vs_loop", name + " none, f32 / " + reads + " 1-write loop (bytes/s)", ">= 0.90", 0.9});
+            family.push_back(
+                {base + "mean_vs_sum", name + " mean, f32 / " + reads + " sum loop (bytes/s)", ">= 0.90", 0.9});
         }
-        family.push_back({base + "none_vs_loop", std::string(row.api_name) + " none, f32 / " + reads +
-                          " 1-write loop (bytes/s)", ">= 0.90", 0.9});
-        family.push_back({base + "mean_vs_sum", std::string(row.api_name) + " mean, f32 / " + reads +
-                          " sum loop (bytes/s)", ">= 0.90", 0.9});
     }
     std::vector<bench::Target> family_headroom;
     for (const aclnn_cpu::OperatorDescription& row : aclnn_cpu::kOperators) {
-        family_headroom.push_back({std::string("headroom/") + row.name,
-                                   std::string("compute headroom: ") + row.api_name +
-                                       (row.result == aclnn_cpu::ResultRule::kGradient ? " mean" : " none") +
-                                       ", no optional inputs / loop of its traffic, in cache (bytes/s)",
-                                   "(info)", 0.0});
+        for (const FamilyForm& form : FamilyForms(row)) {
+            if (!form.fewest_reads) continue;
+            family_headroom.push_back({HeadroomPair(row, form).substr(5),
+                                       std::string("compute headroom: ") + row.api_name + form.description +
+                                           (row.result == aclnn_cpu::ResultRule::kGradient ? " mean" : " none") +
+                                           " / loop of its traffic, in cache (bytes/s)",
+                                       "(info)", 0.0});
+        }
     }
     bench::PrintRatioTable(reporter.results(), large, thread_counts, family, family_headroom);
     benchmark::Shutdown();

@@ -34,9 +34,11 @@ private:
 
 // The interval an input's values are drawn from, by its domain in the operator table: probabilities in
 // (0, 1) as a model predicts them (binary cross-entropy's logs take their fast form there, as on real data),
-// weights in (0, 2]; everything else in [-4, 4] (the soft margin rows' figures have always used that).
+// weights in (0, 2]; everything else in [-4, 4] (the soft margin rows' figures have always used that). With
+// `ends_only`, each value is one of the two ends, as likely one as the other: hard labels for a probability.
 struct ValueInterval {
     float low = -4.0f, high = 4.0f;
+    bool ends_only = false;
 };
 
 ValueInterval IntervalOf(aclnn_cpu::ValueDomain domain) {
@@ -45,6 +47,12 @@ ValueInterval IntervalOf(aclnn_cpu::ValueDomain domain) {
         case aclnn_cpu::ValueDomain::kWeight: return {0.0f, 2.0f};
         default: return {};
     }
+}
+
+// Whether input k of row is a label drawn from the probability domain: not self (a model's prediction), not an
+// incoming gradient.
+bool IsProbabilityLabel(const aclnn_cpu::OperatorDescription& row, int k) {
+    return k != row.self_input && row.inputs[k].domain == aclnn_cpu::ValueDomain::kProbability;
 }
 
 // A tensor in its own device block, filled with values drawn uniformly from an interval ([-4, 4] by default).
@@ -69,8 +77,10 @@ public:
         std::seed_seq seeds{seed};
         std::mt19937 rng(seeds);
         std::uniform_real_distribution<float> values(interval.low, interval.high);
+        const float middle = (interval.low + interval.high) / 2;
         for (int64_t i = 0; i < span; ++i) {
-            const float v = values(rng);
+            float v = values(rng);
+            if (interval.ends_only) v = v < middle ? interval.low : interval.high;
             if (type == ACL_FLOAT) {
                 std::memcpy(data + 4 * i, &v, 4);
             } else {
@@ -189,7 +199,7 @@ private:
 class TableOperatorWorkload : public ExecutorWorkload {
 public:
     TableOperatorWorkload(const aclnn_cpu::OperatorDescription& row, int64_t reduction, int64_t n, int threads,
-                          bool optional_given)
+                          bool optional_given, bool hard_labels)
         : row_(row), threads_(threads) {
         const bool reduced = aclnn_cpu::ReducesTo(row, reduction);
         const bool over_first_dim = reduced && row.result == aclnn_cpu::ResultRule::kLossOverFirstDim;
@@ -204,7 +214,8 @@ public:
                 inputs.push_back(nullptr);  // absent: no buffer, no traffic
                 continue;
             }
-            const ValueInterval interval = k < row.input_count ? IntervalOf(row.inputs[k].domain) : ValueInterval{};
+            ValueInterval interval = k < row.input_count ? IntervalOf(row.inputs[k].domain) : ValueInterval{};
+            interval.ends_only = hard_labels && k < row.input_count && IsProbabilityLabel(row, k);
             tensors_.push_back(std::make_unique<BenchTensor>(k < row.input_count ? input_dims : out_dims,
                                                              std::vector<int64_t>{}, ACL_FLOAT,
                                                              static_cast<uint32_t>(k + 1), interval));
@@ -416,8 +427,14 @@ std::unique_ptr<Workload> MakeOperator(const std::string& variant, aclDataType t
 }
 
 std::unique_ptr<Workload> MakeTableOperator(const aclnn_cpu::OperatorDescription& row, int64_t reduction, int64_t n,
-                                            int threads, bool optional_given) {
-    return std::make_unique<TableOperatorWorkload>(row, reduction, n, threads, optional_given);
+                                            int threads, bool optional_given, bool hard_labels) {
+    return std::make_unique<TableOperatorWorkload>(row, reduction, n, threads, optional_given, hard_labels);
+}
+
+bool TakesLabels(const aclnn_cpu::OperatorDescription& row) {
+    for (int k = 0; k < row.input_count; ++k)
+        if (IsProbabilityLabel(row, k)) return true;
+    return false;
 }
 
 std::unique_ptr<Workload> MakePlainLoop(int reads, int element_size, int64_t n, int threads,
