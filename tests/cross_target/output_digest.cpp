@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "acl/acl.h"
@@ -91,11 +92,31 @@ std::vector<float> ExactIn16Bits(Stream* stream, int64_t count) {
     return values;
 }
 
+// Values of a domain where it needs its own (fp32): probabilities strictly inside (0, 1), where binary
+// cross-entropy's table logs take their fast form; with `labels`, 0 or 1 in the first half of the values (its
+// one-log form for hard labels) and soft in the second; weights in (0, 2]. Empty for the other domains.
+std::vector<float> DomainValues(Stream* stream, aclnn_cpu::ValueDomain domain, int64_t count, bool labels) {
+    std::vector<float> values;
+    if (domain == aclnn_cpu::ValueDomain::kProbability) {
+        for (int64_t i = 0; i < count; ++i)
+            values.push_back(labels && i < count / 2 ? static_cast<float>(stream->Next(2))
+                                                     : static_cast<float>(stream->Next(99999) + 1) / 100000.0f);
+    } else if (domain == aclnn_cpu::ValueDomain::kWeight) {
+        for (int64_t i = 0; i < count; ++i) values.push_back(static_cast<float>(stream->Next(20000) + 1) / 10000.0f);
+    }
+    return values;
+}
+
+// The digest of every row on every dtype and reduction, the inputs spread over wide ranges (most special
+// handling: negative probabilities, logs of values outside their domain); then, in fp32, every input drawn
+// from its row's domain (the fast forms real data takes).
 uint64_t DigestOfAllCases() {
     Digest digest;
     Stream stream{20261201};
     const int64_t rows = 512, columns = kElements / 512;
-    for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    for (int pass = 0; pass < 4; ++pass) {
+        const aclDataType type = pass == 1 ? ACL_FLOAT16 : pass == 2 ? ACL_BF16 : ACL_FLOAT;
+        const bool domains = pass == 3;
         auto values = [&](int64_t count, int64_t range, float divisor) {
             return type == ACL_FLOAT ? Values(&stream, count, range, divisor) : ExactIn16Bits(&stream, count);
         };
@@ -103,6 +124,26 @@ uint64_t DigestOfAllCases() {
         Buffer target({columns}, type, values(columns, 1000, 300.0f));  // broadcast along rows
         Buffer grad({rows, columns}, type, values(kElements, 1000, 7.0f));
         Buffer whole_target({rows, columns}, type, values(kElements, 1000, 1000.0f));  // where target is self's shape
+        // The domain pass's: self, an input of self's shape, a broadcast one; per domain that needs its own.
+        const aclnn_cpu::ValueDomain kOwnDomains[2] = {aclnn_cpu::ValueDomain::kProbability,
+                                                      aclnn_cpu::ValueDomain::kWeight};
+        std::vector<std::unique_ptr<Buffer>> domain_self, domain_whole, domain_broadcast;
+        if (domains) {
+            for (aclnn_cpu::ValueDomain domain : kOwnDomains) {
+                domain_self.push_back(std::make_unique<Buffer>(std::vector<int64_t>{rows, columns}, type,
+                                                               DomainValues(&stream, domain, kElements, false)));
+                domain_whole.push_back(std::make_unique<Buffer>(std::vector<int64_t>{rows, columns}, type,
+                                                                DomainValues(&stream, domain, kElements, true)));
+                domain_broadcast.push_back(std::make_unique<Buffer>(std::vector<int64_t>{columns}, type,
+                                                                    DomainValues(&stream, domain, columns, true)));
+            }
+        }
+        // The buffer of the domain pass for an input, or nullptr where the general one serves.
+        auto domain_buffer = [&](aclnn_cpu::ValueDomain domain, std::vector<std::unique_ptr<Buffer>>& buffers) {
+            for (int d = 0; domains && d < 2; ++d)
+                if (domain == kOwnDomains[d]) return buffers[static_cast<size_t>(d)]->tensor();
+            return static_cast<aclTensor*>(nullptr);
+        };
         Buffer out({rows, columns}, type, std::vector<float>(kElements, 0.0f));
         Buffer sum({}, ACL_FLOAT, {0.0f});
         Buffer typed_sum({}, type, {0.0f});  // a reduced result whose dtype CANN ties to an input's
@@ -112,10 +153,16 @@ uint64_t DigestOfAllCases() {
             // other input is the broadcast target.
             std::vector<const aclTensor*> inputs;
             for (int k = 0; k < row.input_count; ++k) {
-                inputs.push_back(k == row.self_input ? self.tensor()
-                                 : row.inputs[k].domain == aclnn_cpu::ValueDomain::kGradient ? grad.tensor()
-                                 : row.inputs[k].shape == aclnn_cpu::InputShape::kSameAsSelf ? whole_target.tensor()
-                                                                                             : target.tensor());
+                const aclnn_cpu::ValueDomain domain = row.inputs[k].domain;
+                const bool whole = row.inputs[k].shape == aclnn_cpu::InputShape::kSameAsSelf;
+                const aclTensor* own = domain_buffer(domain, k == row.self_input ? domain_self
+                                                             : whole             ? domain_whole
+                                                                                 : domain_broadcast);
+                inputs.push_back(own != nullptr ? own
+                                 : k == row.self_input ? self.tensor()
+                                 : domain == aclnn_cpu::ValueDomain::kGradient ? grad.tensor()
+                                 : whole ? whole_target.tensor()
+                                         : target.tensor());
             }
             // The default parameters, then the others (beta) at half their default.
             for (int variant = 0; variant < (row.parameter_count > 1 ? 2 : 1); ++variant) {
