@@ -136,6 +136,9 @@ std::unique_ptr<Job> Launch(std::mt19937_64& rng, aclrtStream stream) {
     for (int k = 0; k < op.input_count; ++k) job->present[k] = !op.inputs[k].optional || rng() % 3 != 0;
     job->present[kOut] = true;
     job->scalar_grad = op.result == aclnn_cpu::ResultRule::kGradient && rng() % 4 == 0;
+    // A quarter of the calls with hard labels, every label (a probability that is not self) 0 or 1: binary
+    // cross-entropy then takes its one-log form.
+    const bool hard_labels = rng() % 4 == 0;
     for (int k = 0; k < kSlots; ++k) {
         if (!job->present[k]) continue;
         const int64_t bytes = job->Elements(k) * Size(job->types[k]);
@@ -151,9 +154,11 @@ std::unique_ptr<Job> Launch(std::mt19937_64& rng, aclrtStream stream) {
             break;
         }
         job->host_in[k].resize(static_cast<size_t>(bytes));
+        const bool label = hard_labels && k != op.self_input && op.inputs[k].domain == aclnn_cpu::ValueDomain::kProbability;
         for (int64_t i = 0; i < job->Elements(k); ++i) {
-            test_support::EncodeElement(test_support::RoundToType(RandomValue(op.inputs[k].domain, rng), job->types[k]),
-                                        job->types[k], job->host_in[k].data() + i * Size(job->types[k]));
+            const double value = label ? static_cast<double>(rng() % 2) : RandomValue(op.inputs[k].domain, rng);
+            test_support::EncodeElement(test_support::RoundToType(value, job->types[k]), job->types[k],
+                                        job->host_in[k].data() + i * Size(job->types[k]));
         }
         if (aclrtMemcpyAsync(job->device[k], static_cast<size_t>(bytes), job->host_in[k].data(),
                              static_cast<size_t>(bytes), ACL_MEMCPY_HOST_TO_DEVICE, stream) != ACL_SUCCESS)
