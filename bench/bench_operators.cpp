@@ -56,7 +56,7 @@ std::vector<FamilyForm> FamilyForms(const aclnn_cpu::OperatorDescription& row) {
     for (const bool optional_given : {true, false}) {
         if (!optional_given && !has_optional) continue;  // none to leave out
         for (const bool hard_labels : {false, true}) {
-            if (hard_labels && (row.result == aclnn_cpu::ResultRule::kGradient || !bench::TakesLabels(row))) continue;
+            if (hard_labels && (row.result == aclnn_cpu::ResultRule::kGradient || !aclnn_cpu::TakesProbabilityLabels(row))) continue;
             std::string description = optional_given ? "" : "no optional inputs";
             if (hard_labels) description += description.empty() ? "hard labels" : ", hard labels";
             forms.push_back({optional_given, hard_labels, !optional_given || !has_optional,

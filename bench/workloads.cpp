@@ -49,12 +49,6 @@ ValueInterval IntervalOf(aclnn_cpu::ValueDomain domain) {
     }
 }
 
-// Whether input k of row is a label drawn from the probability domain: not self (a model's prediction), not an
-// incoming gradient.
-bool IsProbabilityLabel(const aclnn_cpu::OperatorDescription& row, int k) {
-    return k != row.self_input && row.inputs[k].domain == aclnn_cpu::ValueDomain::kProbability;
-}
-
 // A tensor in its own device block, filled with values drawn uniformly from an interval ([-4, 4] by default).
 class BenchTensor {
 public:
@@ -215,7 +209,7 @@ public:
                 continue;
             }
             ValueInterval interval = k < row.input_count ? IntervalOf(row.inputs[k].domain) : ValueInterval{};
-            interval.ends_only = hard_labels && k < row.input_count && IsProbabilityLabel(row, k);
+            interval.ends_only = hard_labels && k < row.input_count && aclnn_cpu::IsProbabilityLabel(row, k);
             tensors_.push_back(std::make_unique<BenchTensor>(k < row.input_count ? input_dims : out_dims,
                                                              std::vector<int64_t>{}, ACL_FLOAT,
                                                              static_cast<uint32_t>(k + 1), interval));
@@ -431,11 +425,6 @@ std::unique_ptr<Workload> MakeTableOperator(const aclnn_cpu::OperatorDescription
     return std::make_unique<TableOperatorWorkload>(row, reduction, n, threads, optional_given, hard_labels);
 }
 
-bool TakesLabels(const aclnn_cpu::OperatorDescription& row) {
-    for (int k = 0; k < row.input_count; ++k)
-        if (IsProbabilityLabel(row, k)) return true;
-    return false;
-}
 
 std::unique_ptr<Workload> MakePlainLoop(int reads, int element_size, int64_t n, int threads,
                                         const Workload* partner) {

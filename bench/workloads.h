@@ -40,12 +40,9 @@ std::unique_ptr<Workload> MakeOperator(const std::string& variant, aclDataType t
 // elements with the row's default parameters and the given reduction: out is n elements unless the reduction
 // reduces (0-d; a row summing over the first dim takes [n/1024, 1024] inputs and writes 1024). Optional inputs
 // are given (of n elements) or, with optional_given false, left out. Labels drawn from the probability domain
-// (binary cross-entropy's targets) are soft, uniform in (0, 1), or with hard_labels 0 or 1.
+// (aclnn_cpu::IsProbabilityLabel) are soft, uniform in (0, 1), or with hard_labels 0 or 1.
 std::unique_ptr<Workload> MakeTableOperator(const aclnn_cpu::OperatorDescription& row, int64_t reduction, int64_t n,
                                             int threads, bool optional_given = true, bool hard_labels = false);
-
-// Whether some input of row is such a label.
-bool TakesLabels(const aclnn_cpu::OperatorDescription& row);
 
 // Plain loops with the operator's traffic: reads + 1 write of element_size-byte elements. Given a partner
 // (the operator it is paired with), the loop reads the first `reads` of its buffers of n elements and writes

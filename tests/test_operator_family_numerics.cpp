@@ -346,20 +346,11 @@ TEST_P(Rows, SameBitsForEveryLayoutAndThreadCount) {
     }
 }
 
-// Whether input k of row is a label in the probability domain (binary cross-entropy's target): not self.
-bool IsProbabilityLabel(const OperatorDescription& row, int k) {
-    return k != row.self_input && row.inputs[k].domain == aclnn_cpu::ValueDomain::kProbability;
-}
-
-// The rows with such a label.
+// The rows with a probability label (aclnn_cpu::IsProbabilityLabel).
 std::vector<int> RowsWithLabels() {
     std::vector<int> rows;
     for (int i = 0; i < aclnn_cpu::kOperatorCount; ++i)
-        for (int k = 0; k < aclnn_cpu::kOperators[i].input_count; ++k)
-            if (IsProbabilityLabel(aclnn_cpu::kOperators[i], k)) {
-                rows.push_back(i);
-                break;
-            }
+        if (aclnn_cpu::TakesProbabilityLabels(aclnn_cpu::kOperators[i])) rows.push_back(i);
     return rows;
 }
 
@@ -385,7 +376,7 @@ TEST_P(LabelRows, HardLabelsKeepTheirBitsBesideSoftOnes) {
         }
         std::vector<int> labels;
         for (int k = 0; k < r.input_count; ++k)
-            if (call.inputs[k] && IsProbabilityLabel(r, k) && call.inputs[k]->spec().dims == shape) labels.push_back(k);
+            if (call.inputs[k] && aclnn_cpu::IsProbabilityLabel(r, k) && call.inputs[k]->spec().dims == shape) labels.push_back(k);
         if (labels.empty() || call.BroadcastShape() != shape) continue;
         ++cases;
         for (int k : labels) {

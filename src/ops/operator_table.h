@@ -138,6 +138,19 @@ constexpr int ReadInputCount(const OperatorDescription& row, bool optional_given
     return count;
 }
 
+// Whether input k is a label in the probability domain (binary cross-entropy's target): a probability that is
+// not self, the model's prediction. Hard labels (0 or 1) are their common case, which the generators draw too.
+constexpr bool IsProbabilityLabel(const OperatorDescription& row, int k) {
+    return k != row.self_input && row.inputs[k].domain == ValueDomain::kProbability;
+}
+
+// Whether some input is such a label.
+constexpr bool TakesProbabilityLabels(const OperatorDescription& row) {
+    for (int k = 0; k < row.input_count; ++k)
+        if (IsProbabilityLabel(row, k)) return true;
+    return false;
+}
+
 // Whether some input's shape is tied to self's (then self has the whole shape).
 constexpr bool ShapeTiedToSelf(const OperatorDescription& row) {
     for (int k = 0; k < row.input_count; ++k)

@@ -154,7 +154,7 @@ std::unique_ptr<Job> Launch(std::mt19937_64& rng, aclrtStream stream) {
             break;
         }
         job->host_in[k].resize(static_cast<size_t>(bytes));
-        const bool label = hard_labels && k != op.self_input && op.inputs[k].domain == aclnn_cpu::ValueDomain::kProbability;
+        const bool label = hard_labels && aclnn_cpu::IsProbabilityLabel(op, k);
         for (int64_t i = 0; i < job->Elements(k); ++i) {
             const double value = label ? static_cast<double>(rng() % 2) : RandomValue(op.inputs[k].domain, rng);
             test_support::EncodeElement(test_support::RoundToType(value, job->types[k]), job->types[k],
