@@ -4,8 +4,9 @@
 // below 1e-6 included), a 0-d incoming gradient; elementwise results within the contract's tolerances (FLOAT 8
 // ulp, FLOAT16/BFLOAT16 1 ulp of the promote type), reductions within 10 fp32 ulp of the exact sum of the
 // references, storage outside out's view untouched. Then special values (infinities, NaNs, signed zeros,
-// subnormals, values past fp32's range when squared), each domain's hard regions, empty inputs, and the same bits for every layout and every
-// thread count. One test over the table's rows: a new row is tested by being a row.
+// subnormals, values past fp32's range when squared), each domain's hard regions, empty inputs, the same bits for
+// every layout and every thread count, and for hard labels beside soft ones. One test over the table's rows: a
+// new row is tested by being a row.
 #include <gtest/gtest.h>
 
 #include <cmath>
