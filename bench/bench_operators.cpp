@@ -67,9 +67,9 @@ std::vector<FamilyForm> FamilyForms(const aclnn_cpu::OperatorDescription& row) {
     return forms;
 }
 
-// The in-cache headroom pair of a row's form without optional inputs: pair/headroom/<row>[/labels].
+// The in-cache headroom pair of a row's form without optional inputs, after pair/: headroom/<row>[/labels].
 std::string HeadroomPair(const aclnn_cpu::OperatorDescription& row, const FamilyForm& form) {
-    return std::string("pair/headroom/") + row.name + (form.hard_labels ? "/labels" : "");
+    return std::string("headroom/") + row.name + (form.hard_labels ? "/labels" : "");
 }
 
 void BM_Single(benchmark::State& state, const Factory& make) {
@@ -358,15 +358,15 @@ int main(int argc, char** argv) {
         // Every row of the table likewise, its optional inputs absent (the common call, and the soft margin
         // rows' traffic for the logits forms): a gradient's mean, a loss under none.
         for (const aclnn_cpu::OperatorDescription& row : aclnn_cpu::kOperators) {
+            const int reads = aclnn_cpu::ReadInputCount(row, false);
+            const int64_t reduction = row.result == aclnn_cpu::ResultRule::kGradient ? 1 : 0;
             for (const FamilyForm& form : FamilyForms(row)) {
                 if (!form.fewest_reads) continue;
-                const int reads = aclnn_cpu::ReadInputCount(row, false);
-                const int64_t reduction = row.result == aclnn_cpu::ResultRule::kGradient ? 1 : 0;
                 Factory a = [=, &row] { return bench::MakeTableOperator(row, reduction, n, 1, false, form.hard_labels); };
                 PartnerFactory b = [=](const bench::Workload& first) {
                     return bench::MakePlainLoop(reads, 4, n, 1, &first);
                 };
-                WithRepetitions(benchmark::RegisterBenchmark(Name(HeadroomPair(row, form), n, 1).c_str(), BM_Paired,
+                WithRepetitions(benchmark::RegisterBenchmark(Name("pair/" + HeadroomPair(row, form), n, 1).c_str(), BM_Paired,
                                                              std::move(a), std::move(b), true)
                                     ->UseRealTime()
                                     ->MinTime(0.5));
@@ -400,7 +400,7 @@ int main(int argc, char** argv) {
     for (const aclnn_cpu::OperatorDescription& row : aclnn_cpu::kOperators) {
         for (const FamilyForm& form : FamilyForms(row)) {
             if (!form.fewest_reads) continue;
-            family_headroom.push_back({HeadroomPair(row, form).substr(5),
+            family_headroom.push_back({HeadroomPair(row, form),
                                        std::string("compute headroom: ") + row.api_name + form.description +
                                            (row.result == aclnn_cpu::ResultRule::kGradient ? " mean" : " none") +
                                            " / loop of its traffic, in cache (bytes/s)",

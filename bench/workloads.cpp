@@ -425,7 +425,6 @@ std::unique_ptr<Workload> MakeTableOperator(const aclnn_cpu::OperatorDescription
     return std::make_unique<TableOperatorWorkload>(row, reduction, n, threads, optional_given, hard_labels);
 }
 
-
 std::unique_ptr<Workload> MakePlainLoop(int reads, int element_size, int64_t n, int threads,
                                         const Workload* partner) {
     return std::make_unique<PlainLoop>(reads, element_size, n, threads, partner);
