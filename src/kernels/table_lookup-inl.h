@@ -19,8 +19,8 @@ HWY_BEFORE_NAMESPACE();
 namespace aclnn_cpu::kernels::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// Whether D is a whole 16-lane AVX-512 vector: there a 32-row lookup reads only the low five bits of the row
-// (callers need not mask it), and a mask is tested through a general register.
+// Whether D is a whole 16-lane AVX-512 vector: there a 32-row lookup reads only the low five bits of the row and
+// a 16-row lookup the low four (callers need not mask it), and a mask is tested through a general register.
 #if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
 template <class D>
 constexpr bool kWholeAvx512Vector = hn::MaxLanes(D()) == 16 && sizeof(hn::TFromD<D>) == 4;
@@ -44,8 +44,8 @@ HWY_INLINE bool AllLanesTrue(D d, hn::Mask<D> mask) {
 // Coefficient `column` of each lane's row of a table of kRows (16 or 32) entries per column. A pure function
 // of (column, row): the index preparation it shares between the lookups of one call (byte indices, masks) is
 // computed once by the compiler. A function rather than a class holding the row: SVE's vectors cannot be
-// members. Rows must be below kRows (callers mask them), except in AVX-512's two-table permute, which reads
-// only the low five bits.
+// members. Rows must be below kRows (callers mask them), except on a whole AVX-512 vector, whose permutes read
+// only the low four or five bits.
 #if HWY_TARGET == HWY_NEON
 // NEON: TBL with four registers looks up 64 bytes -- 16 entries -- by byte index, giving 0 for an index past
 // them; for 32 rows, TBX looks up the next 16 with the indices moved down by 64 and leaves the lanes whose
@@ -91,6 +91,9 @@ HWY_INLINE hn::Vec<D> TableCoefficient(D d, const float* column, hn::Vec<hn::Reb
     if constexpr (kRows == 32 && hn::MaxLanes(D()) == 16) {
         return hn::Vec<D>{_mm512_permutex2var_ps(hn::Load(d, column).raw, hn::BitCast(di, row).raw,
                                                  hn::Load(d, column + 16).raw)};
+    }
+    if constexpr (kRows == 16 && hn::MaxLanes(D()) == 16) {
+        return hn::Vec<D>{_mm512_permutexvar_ps(hn::BitCast(di, row).raw, hn::Load(d, column).raw)};
     }
 #endif
     if (lanes > static_cast<size_t>(kRows) || (kRows > 16 && lanes <= 4))

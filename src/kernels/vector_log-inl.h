@@ -1,13 +1,13 @@
-// log(x) from a table of 32 short polynomials -- the binary cross-entropy's two logs per element; the
+// log(x) from a 16-row table and one short polynomial -- the binary cross-entropy's two logs per element; the
 // project's own, by the ruling that covers its exp and log1p (the design of table-driven logs such as Arm's
 // optimized-routines logf, with Gal's accurate tables for the row constants, evaluated in fp32):
 //   b = bits(x) - bits(0.703125), k = b >> 23, z = x / 2^k in [0.703125, 1.40625) (the exponent bits moved),
-//   row j = the next five bits of b (1.0 starts row 19: rows of 1/64 below it, of 1/32 above),
-//   u = z - c_j (exact), log(x) = k ln2 + C0_j + u q_j(u), q_j of degree 4 from the table.
-// Each row's point c_j is its end nearer to 1 (moved slightly towards 1 so that log(c_j) is within 0.0003 ulp
-// of the fp32 C0_j), so where k = 0 the two terms C0_j and u q_j(u) have one sign and never cancel: the
-// results near x = 1, which are small, stay accurate relative to themselves. No division: 7 lookups and
-// 6 multiply-adds per vector (AVX-512: 7 two-table permutes), against Highway's Log with its division.
+//   row j = the next four bits of b (1.0 lies in the middle of row 9, whose i_j is 1),
+//   r = z i_j - 1 (one rounding), log(x) = k ln2 + (L_j + (r + r^2 P(r))), P of degree 3 for every row.
+// i_j is about the inverse of the row's centre, chosen so that L_j = -log(i_j) is within 0.0003 ulp of its fp32
+// value. In row 9, r = z - 1 exactly and log(z) = log1p(r): the results near x = 1, which are small, stay
+// accurate relative to themselves. Two lookups (AVX-512: two one-register permutes) and six multiply-adds per
+// vector; the lookups and multiply-adds share the pipes that bound the binary cross-entropy's forward.
 // The table is kernels/log_table.h (scripts/fit_log_table.py). Every target with FMA gives the same bits.
 // Verified over every fp32 input on every compiled target (tests/exhaustive/exhaustive_math.cpp, function
 // "log"; the rule is 2 ulp; the measured worst errors are in docs/compatibility.md).
@@ -57,17 +57,30 @@ HWY_INLINE hn::Vec<D> LogOfNormal(D d, hn::Vec<D> x, hn::Vec<D> exponent_offset)
     const auto z = hn::BitCast(d, hn::Sub(bits, k_bits));
     auto k = hn::ConvertTo(d, hn::ShiftRight<23>(reduced));  // arithmetic shift: k may be negative
     if constexpr (kOffset) k = hn::Add(k, exponent_offset);
-    // AVX-512's two-table permute reads only the low five bits of the row.
+    // AVX-512's one-register permute reads only the low four bits of the row.
     auto row = hn::ShiftRight<kLogRowShift>(hn::BitCast(du, reduced));
     if constexpr (!kWholeAvx512Vector<D>) row = hn::And(row, hn::Set(du, kLogRows - 1));
-    const auto u = hn::Sub(z, TableCoefficient<kLogRows>(d, kLogRowPoint, row));
-    auto q = TableCoefficient<kLogRows>(d, kLogTable[kLogDegree], row);
-    for (int j = kLogDegree - 1; j >= 1; --j) q = hn::MulAdd(q, u, TableCoefficient<kLogRows>(d, kLogTable[j], row));
-    // log(z) = C0 + u q with one rounding, then k ln2 added with the next (exact where k = 0). With FMA, k ln2
-    // is taken exactly from ln2's fp32 value, whose own error (1.9e-9) is below 0.07 ulp of any result with
-    // k != 0. Without FMA the product would round first; there k kLn2High is exact (|k| < 2^8) and k kLn2Low
-    // follows as a correction.
-    const auto log_z = hn::MulAdd(q, u, TableCoefficient<kLogRows>(d, kLogTable[0], row));
+    const auto inverse = TableCoefficient<kLogRows>(d, kLogRowInverse, row);
+#if HWY_NATIVE_FMA
+    // z i - 1 with one rounding: the product is exact inside the multiply-add.
+    const auto r = hn::MulSub(z, inverse, hn::Set(d, 1.0f));
+#else
+    // Without FMA the product would round first, by up to 2^-25 -- many ulps of a result near its row's L.
+    // z i - 1 = (z - c) i + (c i - 1) with c = 1 / i rounded: z - c is exact (within a factor 2), c i - 1 is
+    // the table's e, and the rounding of (z - c) i is relative to r itself.
+    const auto r = hn::MulAdd(hn::Sub(z, TableCoefficient<kLogRows>(d, kLogRowPoint, row)), inverse,
+                              TableCoefficient<kLogRows>(d, kLogRowPointError, row));
+#endif
+    auto p = hn::Set(d, kLog1pPolynomial[3]);
+    for (int j = 2; j >= 0; --j) p = hn::MulAdd(p, r, hn::Set(d, kLog1pPolynomial[j]));
+    // log1p(r) = r + r^2 P rounds once, and L is added next (exactly where L = 0, row 9): a result near L
+    // keeps the error of log1p(r) relative to the smaller r (folding r into the polynomial or adding L first
+    // rounds twice at the result's magnitude; worst 1.9 and 2.0 ulp against 1.25 in a float64 simulation).
+    const auto log1p_r = hn::MulAdd(hn::Mul(r, r), p, r);
+    const auto log_z = hn::Add(log1p_r, TableCoefficient<kLogRows>(d, kLogRowLog, row));
+    // With FMA, k ln2 is taken exactly from ln2's fp32 value, whose own error (1.9e-9) is below 0.07 ulp of any
+    // result with k != 0. Without FMA the product would round first; there k kLn2High is exact (|k| < 2^8) and
+    // k kLn2Low follows as a correction.
 #if HWY_NATIVE_FMA
     return hn::MulAdd(k, hn::Set(d, kLn2), log_z);
 #else
