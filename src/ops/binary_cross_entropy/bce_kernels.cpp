@@ -40,22 +40,27 @@ struct BinaryCrossEntropy {
     // back to the general one (kernels/fused_sum-inl.h), with the same bits.
     static constexpr bool kNonNegativeResults = true;
 
-    explicit BinaryCrossEntropy(const kernels::FunctorParameters& parameters) : scale(parameters.values[0]) {}
+    explicit BinaryCrossEntropy(const kernels::FunctorParameters& parameters)
+        : negative_scale(-parameters.values[0]) {}
 
+    // The sum in the DAG's brackets, before its negation: y log(x) + (1 - y) log(1 - x).
     template <class D>
-    HWY_INLINE hn::Vec<D> Loss(D d, hn::Vec<D> x, hn::Vec<D> y) const {
+    HWY_INLINE hn::Vec<D> LogLikelihood(D d, hn::Vec<D> x, hn::Vec<D> y) const {
         namespace math = kernels::HWY_NAMESPACE;
         const auto one = hn::Set(d, 1.0f);
         const auto complement = hn::Sub(one, x);
+        const auto complement_label = hn::Sub(one, y);
         // x and 1 - x are both normal and positive exactly where x is in [2^-126, 1) (below 1, 1 - x is at
         // least 2^-24): one compare of x's bits where testing both would take three operations more.
         const auto fast = math::IsNormalPositive<0x3f800000u>(d, x);
         // Hard labels, every target 0 or 1 (the common training case): the term a label zeroes is +-0 times a
         // finite log, and adding it leaves the other term's bits (a log of an x below 1 is never 0, and
-        // log(1 - x) = +0 plus -0 is +0), so one log gives the two-log form's bits.
-        const auto label_one = hn::Eq(y, one);
-        if (math::AllLanesTrue(d, hn::And(fast, hn::Or(label_one, hn::Eq(y, hn::Zero(d)))))) {
-            return hn::Neg(math::LogOfNormal(d, hn::IfThenElse(label_one, x, complement)));
+        // log(1 - x) = +0 plus -0 is +0), so one log gives the two-log form's bits. y (1 - y) is +-0 exactly
+        // for y = +-0 and 1 (no other float's product underflows or rounds to 0): one compare where testing
+        // y = 0 and y = 1 takes two and an or.
+        const auto hard = hn::Eq(hn::Mul(y, complement_label), hn::Zero(d));
+        if (math::AllLanesTrue(d, hn::And(fast, hard))) {
+            return math::LogOfNormal(d, hn::IfThenElse(hn::Eq(y, one), x, complement));
         }
         hn::Vec<D> log_x, log_complement;
         if (HWY_LIKELY(math::AllLanesTrue(d, fast))) {
@@ -65,16 +70,16 @@ struct BinaryCrossEntropy {
             log_x = ClampedLog(d, x);
             log_complement = ClampedLog(d, complement);
         }
-        const auto positive = hn::Mul(log_x, y);
-        const auto negative = hn::Mul(log_complement, hn::Sub(one, y));
-        return hn::Neg(hn::Add(positive, negative));
+        return hn::Add(hn::Mul(log_x, y), hn::Mul(log_complement, complement_label));
     }
+    // The DAG's negation is folded into the scale: -(s w) c = (s w) (-c) with the same bits, the sign being
+    // exact and rounding symmetric.
     template <class D>
     HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> x, hn::Vec<D> y, hn::Vec<D> w) const {
-        return hn::Mul(hn::Mul(Loss(d, x, y), w), hn::Set(d, scale));
+        return hn::Mul(hn::Mul(LogLikelihood(d, x, y), w), hn::Set(d, negative_scale));
     }
 
-    float scale;
+    float negative_scale;
 };
 
 // The gradient, in the DAG's order: gradOutput * (x - y) / max((1 - x) * x, 1e-12f), times weight, times the
