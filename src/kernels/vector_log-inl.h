@@ -21,6 +21,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <iterator>
 
 #include "hwy/highway.h"
 #include "kernels/log_table.h"
@@ -71,8 +72,10 @@ HWY_INLINE hn::Vec<D> LogOfNormal(D d, hn::Vec<D> x, hn::Vec<D> exponent_offset)
     const auto r = hn::MulAdd(hn::Sub(z, TableCoefficient<kLogRows>(d, kLogRowPoint, row)), inverse,
                               TableCoefficient<kLogRows>(d, kLogRowPointError, row));
 #endif
-    auto p = hn::Set(d, kLog1pPolynomial[3]);
-    for (int j = 2; j >= 0; --j) p = hn::MulAdd(p, r, hn::Set(d, kLog1pPolynomial[j]));
+    // P by Horner's scheme, its degree the generated table's.
+    constexpr int kLast = static_cast<int>(std::size(kLog1pPolynomial)) - 1;
+    auto p = hn::Set(d, kLog1pPolynomial[kLast]);
+    for (int j = kLast - 1; j >= 0; --j) p = hn::MulAdd(p, r, hn::Set(d, kLog1pPolynomial[j]));
     // log1p(r) = r + r^2 P rounds once, and L is added next (exactly where L = 0, row 9): a result near L
     // keeps the error of log1p(r) relative to the smaller r (folding r into the polynomial or adding L first
     // rounds twice at the result's magnitude; worst 1.9 and 2.0 ulp against 1.25 in a float64 simulation).
