@@ -14,32 +14,11 @@
 #include <cstdint>
 
 #include "hwy/highway.h"
+#include "kernels/mask_test-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace aclnn_cpu::kernels::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
-
-// Whether D is a whole 16-lane AVX-512 vector: there a 32-row lookup reads only the low five bits of the row and
-// a 16-row lookup the low four (callers need not mask it), and a mask is tested through a general register.
-#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
-template <class D>
-constexpr bool kWholeAvx512Vector = hn::MaxLanes(D()) == 16 && sizeof(hn::TFromD<D>) == 4;
-#else
-template <class D>
-constexpr bool kWholeAvx512Vector = false;
-#endif
-
-// AllTrue. On a whole AVX-512 vector the mask is moved to a general register and compared there: kortestw,
-// which AllTrue compiles to, takes a slot on the vector pipes that the permutes and multiply-adds share (a
-// throughput test on the Zen 5 guest paired it with vpermt2ps at 2 per cycle in all; kmovw with vpermt2ps
-// ran at 4), and this loop is bound by those pipes.
-template <class D>
-HWY_INLINE bool AllLanesTrue(D d, hn::Mask<D> mask) {
-#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
-    if constexpr (kWholeAvx512Vector<D>) return _cvtmask16_u32(mask.raw) == 0xFFFFu;
-#endif
-    return hn::AllTrue(d, mask);
-}
 
 // Coefficient `column` of each lane's row of a table of kRows (16 or 32) entries per column. A pure function
 // of (column, row): the index preparation it shares between the lookups of one call (byte indices, masks) is
