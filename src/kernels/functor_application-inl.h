@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "hwy/highway.h"
+#include "kernels/mask_test-inl.h"
 #include "kernels/operand_access-inl.h"
 #include "kernels/tile_kernel.h"
 
@@ -35,13 +36,46 @@ HWY_INLINE Op MakeFunctor(const KernelConfig& config) {
     }
 }
 
+// An operator's functor may declare faster forms of itself, each giving operator()'s bits on the inputs it
+// admits (binary cross-entropy: one log where every label is 0 or 1; the logs' fast path where every x and
+// 1 - x is normal):
+//   static constexpr int kForms = N;
+//   template <int kForm, class D> hn::Mask<D> Admits(D, inputs...) const;  // the lanes form kForm serves
+//   template <int kForm, class D> hn::Vec<D> Form(D, inputs...) const;      // branch-free
+// and operator() then serves any input. The loops test a form on all the vectors they hold (one, two or four)
+// and apply it to them together in one branch-free stretch, where the compiler interleaves their dependency
+// chains: a functor that branched on each vector inside operator() would keep every vector's chain apart
+// (docs/performance.md, "Measurements behind the kernel choices").
+template <class Op, class = void>
+struct FormCount : std::integral_constant<int, 0> {};
+template <class Op>
+struct FormCount<Op, std::void_t<decltype(Op::kForms)>> : std::integral_constant<int, Op::kForms> {};
+
+// The functor on one vector's inputs v: the first form that admits every lane, else operator().
+template <int kForm = 0, class Op, class... V>
+HWY_INLINE hn::Vec<DF> ApplyForms(const Op& op, DF df, V... v) {
+    if constexpr (kForm == FormCount<Op>::value) {
+        return op(df, v...);
+    } else {
+        if (AllLanesTrue(df, op.template Admits<kForm>(df, v...))) return op.template Form<kForm>(df, v...);
+        return ApplyForms<kForm + 1>(op, df, v...);
+    }
+}
+
+// The same out of line: where several vectors held together share no form, each takes its own (rare inputs:
+// the forms' code is not instantiated again for each of them).
+template <class Op, class... V>
+HWY_NOINLINE hn::Vec<DF> ApplyFormsOutOfLine(const Op& op, DF df, V... v) {
+    return ApplyForms(op, df, v...);
+}
+
 // The functor applied to its inputs, input(k) giving the k-th as an fp32 vector. The inputs come from a
 // function, not an array: SVE's vector types are sizeless, and C++ allows them in neither arrays nor structs,
 // so one source serves fixed-size (x86, NEON) and scalable (SVE) targets only if vectors stay in locals,
 // arguments and return values -- here, a parameter pack.
 template <class Op, class Input, size_t... K>
 HWY_INLINE hn::Vec<DF> ApplyToInputs(const Op& op, DF df, Input& input, std::index_sequence<K...>) {
-    return op(df, input(static_cast<int>(K))...);
+    return ApplyForms(op, df, input(static_cast<int>(K))...);
 }
 
 template <class Op, class Input>
@@ -60,17 +94,53 @@ HWY_INLINE First NthOf(First first, Rest... rest) {
     }
 }
 
-// The functor on vectors whose inputs are all loaded: v holds vector 0's inputs, then vector 1's, ...
-template <class Op, class Consume, size_t... K, class... V>
-HWY_INLINE void ApplyLoadedTwo(const Op& op, DF df, Consume& consume, std::index_sequence<K...>, V... v) {
+// The functor on vectors whose inputs are all loaded: v holds vector 0's inputs, then vector 1's, ... Form
+// kForm and the later ones are tried on all of them together; where none admits them all, each vector goes
+// its own way.
+template <int kForm = 0, class Op, class Consume, size_t... K, class... V>
+HWY_INLINE void ApplyLoadedTwo(const Op& op, DF df, Consume& consume, std::index_sequence<K...> inputs, V... v) {
     constexpr size_t kCount = sizeof...(K);
-    consume(op(df, NthOf<K>(v...)...), op(df, NthOf<kCount + K>(v...)...));
+    if constexpr (kForm < FormCount<Op>::value) {
+        const auto admitted = hn::And(op.template Admits<kForm>(df, NthOf<K>(v...)...),
+                                      op.template Admits<kForm>(df, NthOf<kCount + K>(v...)...));
+        if (AllLanesTrue(df, admitted)) {
+            consume(op.template Form<kForm>(df, NthOf<K>(v...)...),
+                    op.template Form<kForm>(df, NthOf<kCount + K>(v...)...));
+        } else {
+            ApplyLoadedTwo<kForm + 1>(op, df, consume, inputs, v...);
+        }
+    } else if constexpr (FormCount<Op>::value > 0) {
+        consume(ApplyFormsOutOfLine(op, df, NthOf<K>(v...)...),
+                ApplyFormsOutOfLine(op, df, NthOf<kCount + K>(v...)...));
+    } else {
+        consume(op(df, NthOf<K>(v...)...), op(df, NthOf<kCount + K>(v...)...));
+    }
 }
-template <class Op, class Consume, size_t... K, class... V>
-HWY_INLINE void ApplyLoadedFour(const Op& op, DF df, Consume& consume, std::index_sequence<K...>, V... v) {
+template <int kForm = 0, class Op, class Consume, size_t... K, class... V>
+HWY_INLINE void ApplyLoadedFour(const Op& op, DF df, Consume& consume, std::index_sequence<K...> inputs, V... v) {
     constexpr size_t kCount = sizeof...(K);
-    consume(op(df, NthOf<K>(v...)...), op(df, NthOf<kCount + K>(v...)...), op(df, NthOf<2 * kCount + K>(v...)...),
-            op(df, NthOf<3 * kCount + K>(v...)...));
+    if constexpr (kForm < FormCount<Op>::value) {
+        const auto admitted = hn::And(hn::And(op.template Admits<kForm>(df, NthOf<K>(v...)...),
+                                              op.template Admits<kForm>(df, NthOf<kCount + K>(v...)...)),
+                                      hn::And(op.template Admits<kForm>(df, NthOf<2 * kCount + K>(v...)...),
+                                              op.template Admits<kForm>(df, NthOf<3 * kCount + K>(v...)...)));
+        if (AllLanesTrue(df, admitted)) {
+            consume(op.template Form<kForm>(df, NthOf<K>(v...)...),
+                    op.template Form<kForm>(df, NthOf<kCount + K>(v...)...),
+                    op.template Form<kForm>(df, NthOf<2 * kCount + K>(v...)...),
+                    op.template Form<kForm>(df, NthOf<3 * kCount + K>(v...)...));
+        } else {
+            ApplyLoadedFour<kForm + 1>(op, df, consume, inputs, v...);
+        }
+    } else if constexpr (FormCount<Op>::value > 0) {
+        consume(ApplyFormsOutOfLine(op, df, NthOf<K>(v...)...),
+                ApplyFormsOutOfLine(op, df, NthOf<kCount + K>(v...)...),
+                ApplyFormsOutOfLine(op, df, NthOf<2 * kCount + K>(v...)...),
+                ApplyFormsOutOfLine(op, df, NthOf<3 * kCount + K>(v...)...));
+    } else {
+        consume(op(df, NthOf<K>(v...)...), op(df, NthOf<kCount + K>(v...)...),
+                op(df, NthOf<2 * kCount + K>(v...)...), op(df, NthOf<3 * kCount + K>(v...)...));
+    }
 }
 
 template <class Op, class Input, class Consume, size_t... K>

@@ -29,8 +29,10 @@ HWY_INLINE hn::Vec<D> ClampedLog(D d, hn::Vec<D> v) {
 
 // The loss, in the DAG's order: -(max(log(x), -100) * y + max(log(1 - x), -100) * (1 - y)), times weight, times
 // the scale (the mean's 1/N, applied to every element before the sum as CANN's reduce does; else 1). The logs
-// are the project's table log (kernels/vector_log-inl.h); where x and 1 - x are normal and positive in every
-// lane -- every x in (0, 1) but the extremes -- neither log can reach -100, and the fast form serves.
+// are the project's table log (kernels/vector_log-inl.h). operator() serves any input; two faster forms give its
+// bits where they apply (the tile loops test them on several vectors at once, kernels/functor_application-inl.h):
+// form 0 where every label is 0 or 1 (one log), form 1 where every x and 1 - x is normal and positive -- every x
+// in (0, 1) but the extremes -- where neither log can reach -100 and the logs take their fast path.
 struct BinaryCrossEntropy {
     static constexpr int kInputs = 3;  // self, target, weight
     static constexpr int kScaledInput = -1;
@@ -39,44 +41,50 @@ struct BinaryCrossEntropy {
     // negative result (a weight below 0, a target outside [0, 1], or -0 where both terms are 0) sends its row
     // back to the general one (kernels/fused_sum-inl.h), with the same bits.
     static constexpr bool kNonNegativeResults = true;
+    static constexpr int kForms = 2;
 
     explicit BinaryCrossEntropy(const kernels::FunctorParameters& parameters)
         : negative_scale(-parameters.values[0]) {}
 
-    // The sum in the DAG's brackets, before its negation: y log(x) + (1 - y) log(1 - x).
-    template <class D>
-    HWY_INLINE hn::Vec<D> LogLikelihood(D d, hn::Vec<D> x, hn::Vec<D> y) const {
-        namespace math = kernels::HWY_NAMESPACE;
-        const auto one = hn::Set(d, 1.0f);
-        const auto complement = hn::Sub(one, x);
-        const auto complement_label = hn::Sub(one, y);
+    template <int kForm, class D>
+    HWY_INLINE hn::Mask<D> Admits(D d, hn::Vec<D> x, hn::Vec<D> y, hn::Vec<D> /*w*/) const {
         // x and 1 - x are both normal and positive exactly where x is in [2^-126, 1) (below 1, 1 - x is at
         // least 2^-24): one compare of x's bits where testing both would take three operations more.
-        const auto fast = math::IsNormalPositive<0x3f800000u>(d, x);
+        const auto fast = kernels::HWY_NAMESPACE::IsNormalPositive<0x3f800000u>(d, x);
+        if constexpr (kForm == 1) return fast;
         // Hard labels, every target 0 or 1 (the common training case): the term a label zeroes is +-0 times a
         // finite log, and adding it leaves the other term's bits (a log of an x below 1 is never 0, and
         // log(1 - x) = +0 plus -0 is +0), so one log gives the two-log form's bits. y (1 - y) is +-0 exactly
         // for y = +-0 and 1 (no other float's product underflows or rounds to 0): one compare where testing
         // y = 0 and y = 1 takes two and an or.
-        const auto hard = hn::Eq(hn::Mul(y, complement_label), hn::Zero(d));
-        if (math::AllLanesTrue(d, hn::And(fast, hard))) {
-            return math::LogOfNormal(d, hn::IfThenElse(hn::Eq(y, one), x, complement));
-        }
-        hn::Vec<D> log_x, log_complement;
-        if (HWY_LIKELY(math::AllLanesTrue(d, fast))) {
-            log_x = math::LogOfNormal(d, x);
-            log_complement = math::LogOfNormal(d, complement);
+        return hn::And(fast, hn::Eq(hn::Mul(y, hn::Sub(hn::Set(d, 1.0f), y)), hn::Zero(d)));
+    }
+    template <int kForm, class D>
+    HWY_INLINE hn::Vec<D> Form(D d, hn::Vec<D> x, hn::Vec<D> y, hn::Vec<D> w) const {
+        namespace math = kernels::HWY_NAMESPACE;
+        const auto one = hn::Set(d, 1.0f);
+        const auto complement = hn::Sub(one, x);
+        if constexpr (kForm == 0) {
+            return Scaled(d, math::LogOfNormal(d, hn::IfThenElse(hn::Eq(y, one), x, complement)), w);
         } else {
-            log_x = ClampedLog(d, x);
-            log_complement = ClampedLog(d, complement);
+            return Scaled(d, Combined(d, math::LogOfNormal(d, x), math::LogOfNormal(d, complement), y), w);
         }
-        return hn::Add(hn::Mul(log_x, y), hn::Mul(log_complement, complement_label));
+    }
+    template <class D>
+    HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> x, hn::Vec<D> y, hn::Vec<D> w) const {
+        return Scaled(d, Combined(d, ClampedLog(d, x), ClampedLog(d, hn::Sub(hn::Set(d, 1.0f), x)), y), w);
+    }
+
+    // The sum in the DAG's brackets, before its negation: y log(x) + (1 - y) log(1 - x).
+    template <class D>
+    static HWY_INLINE hn::Vec<D> Combined(D d, hn::Vec<D> log_x, hn::Vec<D> log_complement, hn::Vec<D> y) {
+        return hn::Add(hn::Mul(log_x, y), hn::Mul(log_complement, hn::Sub(hn::Set(d, 1.0f), y)));
     }
     // The DAG's negation is folded into the scale: -(s w) c = (s w) (-c) with the same bits, the sign being
     // exact and rounding symmetric.
     template <class D>
-    HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> x, hn::Vec<D> y, hn::Vec<D> w) const {
-        return hn::Mul(hn::Mul(LogLikelihood(d, x, y), w), hn::Set(d, negative_scale));
+    HWY_INLINE hn::Vec<D> Scaled(D d, hn::Vec<D> log_likelihood, hn::Vec<D> w) const {
+        return hn::Mul(hn::Mul(log_likelihood, w), hn::Set(d, negative_scale));
     }
 
     float negative_scale;
