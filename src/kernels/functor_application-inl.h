@@ -94,65 +94,64 @@ HWY_INLINE First NthOf(First first, Rest... rest) {
     }
 }
 
-// The functor on vectors whose inputs are all loaded: v holds vector 0's inputs, then vector 1's, ... Form
-// kForm and the later ones are tried on all of them together; where none admits them all, each vector goes
-// its own way.
-template <int kForm = 0, class Op, class Consume, size_t... K, class... V>
-HWY_INLINE void ApplyLoadedTwo(const Op& op, DF df, Consume& consume, std::index_sequence<K...> inputs, V... v) {
-    constexpr size_t kCount = sizeof...(K);
-    if constexpr (kForm < FormCount<Op>::value) {
-        const auto admitted = hn::And(op.template Admits<kForm>(df, NthOf<K>(v...)...),
-                                      op.template Admits<kForm>(df, NthOf<kCount + K>(v...)...));
-        if (AllLanesTrue(df, admitted)) {
-            consume(op.template Form<kForm>(df, NthOf<K>(v...)...),
-                    op.template Form<kForm>(df, NthOf<kCount + K>(v...)...));
-        } else {
-            ApplyLoadedTwo<kForm + 1>(op, df, consume, inputs, v...);
-        }
-    } else if constexpr (FormCount<Op>::value > 0) {
-        consume(ApplyFormsOutOfLine(op, df, NthOf<K>(v...)...),
-                ApplyFormsOutOfLine(op, df, NthOf<kCount + K>(v...)...));
+// Vector n's part of the loaded inputs v (vector 0's inputs, then vector 1's, ...; kInputs each): the test of
+// form kForm, the form, and the functor with no form known to hold (each form tried in turn, out of line where
+// the functor has forms, so that they are not instantiated again for every vector of a step).
+template <size_t kVector, int kForm, class Op, size_t... K, class... V>
+HWY_INLINE hn::Mask<DF> AdmittedBy(const Op& op, DF df, std::index_sequence<K...>, V... v) {
+    return op.template Admits<kForm>(df, NthOf<kVector * sizeof...(K) + K>(v...)...);
+}
+template <size_t kVector, int kForm, class Op, size_t... K, class... V>
+HWY_INLINE hn::Vec<DF> FormOf(const Op& op, DF df, std::index_sequence<K...>, V... v) {
+    return op.template Form<kForm>(df, NthOf<kVector * sizeof...(K) + K>(v...)...);
+}
+template <size_t kVector, class Op, size_t... K, class... V>
+HWY_INLINE hn::Vec<DF> AppliedTo(const Op& op, DF df, std::index_sequence<K...>, V... v) {
+    if constexpr (FormCount<Op>::value > 0) {
+        return ApplyFormsOutOfLine(op, df, NthOf<kVector * sizeof...(K) + K>(v...)...);
     } else {
-        consume(op(df, NthOf<K>(v...)...), op(df, NthOf<kCount + K>(v...)...));
+        return op(df, NthOf<kVector * sizeof...(K) + K>(v...)...);
     }
 }
-template <int kForm = 0, class Op, class Consume, size_t... K, class... V>
-HWY_INLINE void ApplyLoadedFour(const Op& op, DF df, Consume& consume, std::index_sequence<K...> inputs, V... v) {
-    constexpr size_t kCount = sizeof...(K);
-    if constexpr (kForm < FormCount<Op>::value) {
-        const auto admitted = hn::And(hn::And(op.template Admits<kForm>(df, NthOf<K>(v...)...),
-                                              op.template Admits<kForm>(df, NthOf<kCount + K>(v...)...)),
-                                      hn::And(op.template Admits<kForm>(df, NthOf<2 * kCount + K>(v...)...),
-                                              op.template Admits<kForm>(df, NthOf<3 * kCount + K>(v...)...)));
-        if (AllLanesTrue(df, admitted)) {
-            consume(op.template Form<kForm>(df, NthOf<K>(v...)...),
-                    op.template Form<kForm>(df, NthOf<kCount + K>(v...)...),
-                    op.template Form<kForm>(df, NthOf<2 * kCount + K>(v...)...),
-                    op.template Form<kForm>(df, NthOf<3 * kCount + K>(v...)...));
-        } else {
-            ApplyLoadedFour<kForm + 1>(op, df, consume, inputs, v...);
-        }
-    } else if constexpr (FormCount<Op>::value > 0) {
-        consume(ApplyFormsOutOfLine(op, df, NthOf<K>(v...)...),
-                ApplyFormsOutOfLine(op, df, NthOf<kCount + K>(v...)...),
-                ApplyFormsOutOfLine(op, df, NthOf<2 * kCount + K>(v...)...),
-                ApplyFormsOutOfLine(op, df, NthOf<3 * kCount + K>(v...)...));
+
+// The lanes set in every one of the masks.
+template <class M, class... Rest>
+HWY_INLINE M AndOfAll(M first, Rest... rest) {
+    if constexpr (sizeof...(Rest) == 0) {
+        return first;
     } else {
-        consume(op(df, NthOf<K>(v...)...), op(df, NthOf<kCount + K>(v...)...),
-                op(df, NthOf<2 * kCount + K>(v...)...), op(df, NthOf<3 * kCount + K>(v...)...));
+        return hn::And(first, AndOfAll(rest...));
+    }
+}
+
+// The functor on the vectors N... whose inputs v are all loaded, handed to consume(r0, r1, ...). Form kForm and
+// the later ones are tried on all of them together; where none admits them all, each vector goes its own way.
+template <int kForm = 0, class Op, class Consume, size_t... K, size_t... N, class... V>
+HWY_INLINE void ApplyLoaded(const Op& op, DF df, Consume& consume, std::index_sequence<K...> inputs,
+                            std::index_sequence<N...> vectors, V... v) {
+    if constexpr (kForm < FormCount<Op>::value) {
+        if (AllLanesTrue(df, AndOfAll(AdmittedBy<N, kForm>(op, df, inputs, v...)...))) {
+            consume(FormOf<N, kForm>(op, df, inputs, v...)...);
+        } else {
+            ApplyLoaded<kForm + 1>(op, df, consume, inputs, vectors, v...);
+        }
+    } else {
+        consume(AppliedTo<N>(op, df, inputs, v...)...);
     }
 }
 
 template <class Op, class Input, class Consume, size_t... K>
 HWY_INLINE void LoadTwo(const Op& op, DF df, Input& input, int64_t i0, int64_t i1, Consume& consume,
                         std::index_sequence<K...> inputs) {
-    ApplyLoadedTwo(op, df, consume, inputs, input(static_cast<int>(K), i0)..., input(static_cast<int>(K), i1)...);
+    ApplyLoaded(op, df, consume, inputs, std::make_index_sequence<2>(), input(static_cast<int>(K), i0)...,
+                input(static_cast<int>(K), i1)...);
 }
 template <class Op, class Input, class Consume, size_t... K>
 HWY_INLINE void LoadFour(const Op& op, DF df, Input& input, int64_t i, int64_t step, Consume& consume,
                          std::index_sequence<K...> inputs) {
-    ApplyLoadedFour(op, df, consume, inputs, input(static_cast<int>(K), i)..., input(static_cast<int>(K), i + step)...,
-                    input(static_cast<int>(K), i + 2 * step)..., input(static_cast<int>(K), i + 3 * step)...);
+    ApplyLoaded(op, df, consume, inputs, std::make_index_sequence<4>(), input(static_cast<int>(K), i)...,
+                input(static_cast<int>(K), i + step)..., input(static_cast<int>(K), i + 2 * step)...,
+                input(static_cast<int>(K), i + 3 * step)...);
 }
 
 // The functor on two vectors, input(k, i) giving input k of the vector at element i, handed to
