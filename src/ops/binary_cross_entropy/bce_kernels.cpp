@@ -54,10 +54,12 @@ struct BinaryCrossEntropy {
         if constexpr (kForm == 1) return fast;
         // Hard labels, every target 0 or 1 (the common training case): the term a label zeroes is +-0 times a
         // finite log, and adding it leaves the other term's bits (a log of an x below 1 is never 0, and
-        // log(1 - x) = +0 plus -0 is +0), so one log gives the two-log form's bits. y (1 - y) is +-0 exactly
-        // for y = +-0 and 1 (no other float's product underflows or rounds to 0): one compare where testing
-        // y = 0 and y = 1 takes two and an or.
-        return hn::And(fast, hn::Eq(hn::Mul(y, hn::Sub(hn::Set(d, 1.0f), y)), hn::Zero(d)));
+        // log(1 - x) = +0 plus -0 is +0), so one log gives the two-log form's bits. y - y y is +-0 exactly
+        // for y = +-0 and 1, fused or not. For any other y, fused: the exact y (1 - y) is above 2^-150 in
+        // magnitude, so it rounds to a nonzero float; unfused: y y rounds to a float other than y, and two
+        // different floats never differ by 0. One multiply-add and one compare, where testing y = 0 and y = 1
+        // takes two compares and an or.
+        return hn::And(fast, hn::Eq(hn::NegMulAdd(y, y, y), hn::Zero(d)));
     }
     template <int kForm, class D>
     HWY_INLINE hn::Vec<D> Form(D d, hn::Vec<D> x, hn::Vec<D> y, hn::Vec<D> w) const {
