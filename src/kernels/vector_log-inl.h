@@ -33,6 +33,9 @@ namespace aclnn_cpu::kernels::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 constexpr float kLn2 = 0.693147182f;  // ln2 rounded to fp32
+// The weight of k in the exponent field's bits (the mantissa is 23 bits wide): the reduction holds k times this,
+// and so does LogOfNormal's exponent_offset.
+constexpr float kExponentFieldUnit = 0x1p23f;
 
 // Lanes whose x is normal and positive and below the float whose bits are kEndBits: bits in
 // [0x00800000, kEndBits), one unsigned compare. kEndBits = bits(+inf): where LogOfNormal applies.
@@ -44,8 +47,8 @@ HWY_INLINE hn::Mask<D> IsNormalPositive(D d, hn::Vec<D> x) {
     return hn::RebindMask(d, hn::Lt(from_smallest, hn::Set(du, kEndBits - 0x00800000u)));
 }
 
-// log(x * 2^(exponent_offset / 2^23)) for normal, positive, finite x (other lanes get some finite or NaN
-// value, to be replaced); exponent_offset is an integer times 2^23, as the reduction holds k. kOffset: whether
+// log(x * 2^(exponent_offset / kExponentFieldUnit)) for normal, positive, finite x (other lanes get some finite
+// or NaN value, to be replaced); exponent_offset is an integer times kExponentFieldUnit. kOffset: whether
 // exponent_offset is used (VectorLog's pre-scaling of subnormals); a lane with offset 0 gives the bits it
 // gives without.
 template <bool kOffset, class D>
@@ -57,8 +60,8 @@ HWY_INLINE hn::Vec<D> LogOfNormal(D d, hn::Vec<D> x, hn::Vec<D> exponent_offset)
     // z = x / 2^k: the exponent field moved by k (reduced's top bits are k * 2^23, two's complement).
     const auto k_bits = hn::And(reduced, hn::Set(di, static_cast<int32_t>(0xff800000u)));
     const auto z = hn::BitCast(d, hn::Sub(bits, k_bits));
-    // k 2^23, converted exactly (|k| <= 2^8), with the 2^-23 folded into ln2's constants below: the same
-    // products k ln2 as shifting k down first, one instruction fewer.
+    // k kExponentFieldUnit, converted exactly (|k| <= 2^8), the unit divided out of ln2's constants below: the
+    // same products k ln2 as shifting k down first, one instruction fewer.
     auto k_scaled = hn::ConvertTo(d, k_bits);
     if constexpr (kOffset) k_scaled = hn::Add(k_scaled, exponent_offset);
     // AVX-512's one-register permute reads only the low four bits of the row.
@@ -87,13 +90,13 @@ HWY_INLINE hn::Vec<D> LogOfNormal(D d, hn::Vec<D> x, hn::Vec<D> exponent_offset)
     // With FMA, k ln2 is taken exactly from ln2's fp32 value, whose own error (1.9e-9) is below 0.07 ulp of any
     // result with k != 0. Without FMA the product would round first; there k kLn2High is exact (|k| < 2^8) and
     // k kLn2Low follows as a correction.
-    // Scaling a constant by 2^-23 is exact, and so the products of k_scaled are those of k.
-    constexpr float kUnscale = 0x1p-23f;
+    // Dividing a constant by the power of two kExponentFieldUnit is exact, and so the products of k_scaled are
+    // those of k.
 #if HWY_NATIVE_FMA
-    return hn::MulAdd(k_scaled, hn::Set(d, kLn2 * kUnscale), log_z);
+    return hn::MulAdd(k_scaled, hn::Set(d, kLn2 / kExponentFieldUnit), log_z);
 #else
-    return hn::MulAdd(k_scaled, hn::Set(d, kLn2Low * kUnscale),
-                      hn::MulAdd(k_scaled, hn::Set(d, kLn2High * kUnscale), log_z));
+    return hn::MulAdd(k_scaled, hn::Set(d, kLn2Low / kExponentFieldUnit),
+                      hn::MulAdd(k_scaled, hn::Set(d, kLn2High / kExponentFieldUnit), log_z));
 #endif
 }
 
@@ -110,7 +113,7 @@ template <class D>
 HWY_NOINLINE hn::Vec<D> LogOfAny(D d, hn::Vec<D> x) {
     const auto subnormal = hn::Lt(x, hn::Set(d, 1.17549435e-38f));  // also 0 and negatives, replaced below
     const auto scaled = hn::IfThenElse(subnormal, hn::Mul(x, hn::Set(d, 8388608.0f)), x);
-    auto log = LogOfNormal<true>(d, scaled, hn::IfThenElseZero(subnormal, hn::Set(d, -23.0f * 0x1p23f)));
+    auto log = LogOfNormal<true>(d, scaled, hn::IfThenElseZero(subnormal, hn::Set(d, -23.0f * kExponentFieldUnit)));
     log = hn::IfThenElse(hn::Eq(x, hn::Zero(d)), hn::Set(d, -HUGE_VALF), log);
     log = hn::IfThenElse(hn::Lt(x, hn::Zero(d)), hn::Set(d, NAN), log);
     log = hn::IfThenElse(hn::Eq(x, hn::Set(d, HUGE_VALF)), x, log);
