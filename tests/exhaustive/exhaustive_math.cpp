@@ -232,6 +232,33 @@ void Check(float x, float got, float expected, Tally& tally) {
     if (ulp > 2) tally.Fail(x, got, expected, "more than 2 ulp");
 }
 
+// One chunk's results on one target, against the reference: the rules per input, and the ranges' counts.
+void TallyChunk(const float* in, const float* got, const float* expected, const double* exact, const int* range,
+                uint64_t count, Tally& tally) {
+    for (uint64_t i = 0; i < count; ++i) {
+        // Most results are the correctly rounded value: compare the bits first.
+        const bool rounded = Bits(got[i]) == Bits(expected[i]);
+        if (rounded && !std::isnan(in[i])) {
+            ++tally.checked;
+            ++tally.by_ulp[0];
+        } else {
+            Check(in[i], got[i], expected[i], tally);
+        }
+        if (range[i] >= 0) {
+            RangeTally& where = tally.ranges[range[i]];
+            ++where.results;
+            if (!rounded) {  // only these can exceed half an ulp
+                ++where.not_rounded;
+                const double error = ExactUlpError(got[i], exact[i], expected[i]);
+                if (error > where.worst_exact) {
+                    where.worst_exact = error;
+                    where.worst_input = in[i];
+                }
+            }
+        }
+    }
+}
+
 // One function's check over [0, last_pattern] in steps of stride; returns whether every input passed.
 bool CheckFunction(const char* name, double (*reference)(double), ArrayFunction TargetFunctions::*function,
                    const FunctionRanges& ranges, uint64_t last_pattern, uint64_t stride,
@@ -242,7 +269,9 @@ bool CheckFunction(const char* name, double (*reference)(double), ArrayFunction 
 #pragma omp parallel
     {
         std::vector<Tally> tallies(targets.size());
-        std::vector<float> in(kChunk), expected(kChunk), got(kChunk);
+        std::vector<Tally> chunk_tallies(targets.size());
+        std::vector<std::vector<float>> outputs(targets.size(), std::vector<float>(kChunk));
+        std::vector<float> in(kChunk), expected(kChunk);
         std::vector<double> exact(kChunk);
         std::vector<int> range(kChunk);
 #pragma omp for schedule(dynamic, 16)
@@ -260,29 +289,23 @@ bool CheckFunction(const char* name, double (*reference)(double), ArrayFunction 
                 range[i] = trivial || i >= count ? -1 : RangeOf(ranges, in[i]);
             }
             for (size_t t = 0; t < targets.size(); ++t) {
+                std::vector<float>& got = outputs[t];
                 (targets[t].*function)(in.data(), got.data(), kChunk);
-                // Most results are the correctly rounded value: compare the bits first, in bulk.
-                for (uint64_t i = 0; i < count; ++i) {
-                    const bool rounded = Bits(got[i]) == Bits(expected[i]);
-                    if (rounded && !std::isnan(in[i])) {
-                        ++tallies[t].checked;
-                        ++tallies[t].by_ulp[0];
-                    } else {
-                        Check(in[i], got[i], expected[i], tallies[t]);
-                    }
-                    if (range[i] >= 0) {
-                        RangeTally& where = tallies[t].ranges[range[i]];
-                        ++where.results;
-                        if (!rounded) {  // only these can exceed half an ulp
-                            ++where.not_rounded;
-                            const double error = ExactUlpError(got[i], exact[i], expected[i]);
-                            if (error > where.worst_exact) {
-                                where.worst_exact = error;
-                                where.worst_input = in[i];
-                            }
-                        }
-                    }
+                // Targets that share an instruction set's arithmetic give the same bits (SSSE3, SSE4 and scalar;
+                // AVX2 and AVX-512): a chunk equal to an earlier target's is tallied as that one was, so the
+                // per-input checks run once per distinct result.
+                size_t same = t;
+                for (size_t u = 0; u < t && same == t; ++u)
+                    if (std::memcmp(outputs[u].data(), got.data(), count * sizeof(float)) == 0) same = u;
+                Tally& chunk_tally = chunk_tallies[t];
+                if (same != t) {
+                    chunk_tally = chunk_tallies[same];
+                } else {
+                    chunk_tally = Tally();
+                    TallyChunk(in.data(), got.data(), expected.data(), exact.data(), range.data(), count,
+                               chunk_tally);
                 }
+                tallies[t].Merge(chunk_tally);
             }
         }
 #pragma omp critical
