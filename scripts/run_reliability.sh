@@ -7,7 +7,7 @@
 # FUZZ_SECONDS (default 240) and STRESS_SECONDS (default 60) bound the two open-ended parts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-EXTRA_PACKAGES="clang libclang-rt-14-dev valgrind" scripts/install_deps.sh
+EXTRA_PACKAGES="clang libclang-rt-14-dev libomp-dev valgrind" scripts/install_deps.sh
 fuzz_seconds=${FUZZ_SECONDS:-240}
 stress_seconds=${STRESS_SECONDS:-60}
 

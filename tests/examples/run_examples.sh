@@ -5,7 +5,8 @@
 # Usage: run_examples.sh <build dir> <examples dir> <work dir>
 # EXAMPLE_SANITIZE=address,undefined (or thread) builds the examples with that sanitizer, for sanitizer builds
 # of the libraries; EXAMPLE_VALGRIND=1 runs them under valgrind's memcheck.
-# A cross build (tests/CMakeLists.txt sets these) builds them with EXAMPLE_CXX (default g++), passes
+# A clang build (the asan test preset) or a cross build (tests/CMakeLists.txt) builds them with EXAMPLE_CXX
+# (default g++: sanitizer runtimes do not mix across compilers); a cross build also passes
 # EXAMPLE_CMAKE_ARGS (its toolchain file) to the find_package consumer, and runs every program through
 # EXAMPLE_RUNNER (qemu-aarch64; the CPU model from QEMU_CPU).
 set -euo pipefail
