@@ -28,16 +28,20 @@ void ExpectMessage(const char* part) {
 
 constexpr bool kInstrumented = test_support::kAddressSanitizer || test_support::kThreadSanitizer;
 
+// Under a sanitizer or qemu (QEMU_CPU set, as scripts/run_tests_aarch64.sh does) every element costs tens of
+// times its native time.
+bool SlowExecution() { return kInstrumented || std::getenv("QEMU_CPU") != nullptr; }
+
 // A large elementwise loss: its inputs, out, and a way to put it on a stream.
 class BusyWork {
 public:
-    static constexpr int64_t kElements = int64_t{24} << 20;
-
-    BusyWork() {
+    // 24M elements natively; 4M where execution is slow (24M took about 25 s per test under TSan, most of that
+    // suite's time).
+    BusyWork() : elements_(SlowExecution() ? int64_t{4} << 20 : int64_t{24} << 20), bytes_(elements_ * 4) {
         for (int k = 0; k < 3; ++k) {
-            EXPECT_EQ(aclrtMalloc(&blocks_[k], kBytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-            EXPECT_EQ(aclrtMemset(blocks_[k], kBytes, k == 2 ? 0xff : 0, kBytes), ACL_SUCCESS);  // out: NaN
-            tensors_[k] = aclCreateTensor(&kElements, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, &kElements, 1,
+            EXPECT_EQ(aclrtMalloc(&blocks_[k], bytes_, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+            EXPECT_EQ(aclrtMemset(blocks_[k], bytes_, k == 2 ? 0xff : 0, bytes_), ACL_SUCCESS);  // out: NaN
+            tensors_[k] = aclCreateTensor(&elements_, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, &elements_, 1,
                                           blocks_[k]);
         }
     }
@@ -49,10 +53,9 @@ public:
     }
     // Enqueues the loss on stream (x = y = 0 everywhere, so every element of out becomes log 2): four passes
     // natively, where one takes a few milliseconds on a fast core and one descheduling of the host thread on
-    // a busy machine can outlast it; one pass under a sanitizer or qemu (QEMU_CPU set, as
-    // scripts/run_tests_aarch64.sh does), where a pass already takes seconds.
+    // a busy machine can outlast it; one pass where execution is slow, which takes longer than those four.
     void Launch(aclrtStream stream) {
-        const int passes = kInstrumented || std::getenv("QEMU_CPU") != nullptr ? 1 : 4;
+        const int passes = SlowExecution() ? 1 : 4;
         for (int pass = 0; pass < passes; ++pass) {
             uint64_t workspace_size = 0;
             aclOpExecutor* executor = nullptr;
@@ -64,13 +67,16 @@ public:
     // The last element of out, read now (a copy that does not wait for any stream).
     float LastResult() const {
         float value = 0;
-        aclrtMemcpy(&value, sizeof value, static_cast<char*>(blocks_[2]) + kBytes - 4, 4, ACL_MEMCPY_DEVICE_TO_HOST);
+        aclrtMemcpy(&value, sizeof value, static_cast<char*>(blocks_[2]) + bytes_ - 4, 4, ACL_MEMCPY_DEVICE_TO_HOST);
         return value;
     }
     void* out() const { return blocks_[2]; }
-    static constexpr size_t kBytes = kElements * 4;
+    int64_t elements() const { return elements_; }
+    size_t bytes() const { return bytes_; }
 
 private:
+    int64_t elements_;
+    size_t bytes_;
     void* blocks_[3] = {};
     aclTensor* tensors_[3] = {};
 };
@@ -203,20 +209,20 @@ TEST(Events, StreamWaitEventOrdersTwoStreams) {
     aclrtEvent event = nullptr;
     ASSERT_EQ(aclrtCreateEvent(&event), ACL_SUCCESS);
     void* copy = nullptr;
-    ASSERT_EQ(aclrtMalloc(&copy, BusyWork::kBytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMalloc(&copy, work.bytes(), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
     work.Launch(first);
     ASSERT_EQ(aclrtRecordEvent(event, first), ACL_SUCCESS);
     aclrtEventRecordedStatus status = ACL_EVENT_RECORDED_STATUS_COMPLETE;
     ASSERT_EQ(aclrtQueryEventStatus(event, &status), ACL_SUCCESS);
     EXPECT_EQ(status, ACL_EVENT_RECORDED_STATUS_NOT_READY) << "the record waits behind the busy work";
     ASSERT_EQ(aclrtStreamWaitEvent(second, event), ACL_SUCCESS);  // returns at once
-    ASSERT_EQ(aclrtMemcpyAsync(copy, BusyWork::kBytes, work.out(), BusyWork::kBytes, ACL_MEMCPY_DEVICE_TO_DEVICE,
+    ASSERT_EQ(aclrtMemcpyAsync(copy, work.bytes(), work.out(), work.bytes(), ACL_MEMCPY_DEVICE_TO_DEVICE,
                                second), ACL_SUCCESS);
     ASSERT_EQ(aclrtSynchronizeStream(second), ACL_SUCCESS);
     ASSERT_EQ(aclrtQueryEventStatus(event, &status), ACL_SUCCESS);
     EXPECT_EQ(status, ACL_EVENT_RECORDED_STATUS_COMPLETE);
-    std::vector<float> copied(BusyWork::kElements);
-    ASSERT_EQ(aclrtMemcpy(copied.data(), BusyWork::kBytes, copy, BusyWork::kBytes, ACL_MEMCPY_DEVICE_TO_HOST),
+    std::vector<float> copied(work.elements());
+    ASSERT_EQ(aclrtMemcpy(copied.data(), work.bytes(), copy, work.bytes(), ACL_MEMCPY_DEVICE_TO_HOST),
               ACL_SUCCESS);
     int64_t wrong = 0;
     for (float v : copied) wrong += v != kLog2;
@@ -296,7 +302,7 @@ TEST(Events, ReRecordingOnAnotherStreamDoesNotReleaseAnEarlierWait) {
     ASSERT_EQ(aclrtRecordEvent(event, idle), ACL_SUCCESS);  // completes at once
     ASSERT_EQ(aclrtSynchronizeStream(idle), ACL_SUCCESS);
     float seen = 0;
-    ASSERT_EQ(aclrtMemcpyAsync(&seen, sizeof seen, static_cast<char*>(work.out()) + BusyWork::kBytes - 4, 4,
+    ASSERT_EQ(aclrtMemcpyAsync(&seen, sizeof seen, static_cast<char*>(work.out()) + work.bytes() - 4, 4,
                                ACL_MEMCPY_DEVICE_TO_HOST, waiting), ACL_SUCCESS);
     ASSERT_EQ(aclrtSynchronizeStream(waiting), ACL_SUCCESS);
     EXPECT_EQ(seen, kLog2) << "the wait was released by the later record";
