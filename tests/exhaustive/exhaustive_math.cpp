@@ -292,20 +292,18 @@ bool CheckFunction(const char* name, double (*reference)(double), ArrayFunction 
                 std::vector<float>& got = outputs[t];
                 (targets[t].*function)(in.data(), got.data(), kChunk);
                 // Targets that share an instruction set's arithmetic give the same bits (SSSE3, SSE4 and scalar;
-                // AVX2 and AVX-512): a chunk equal to an earlier target's is tallied as that one was, so the
-                // per-input checks run once per distinct result.
+                // AVX2 and AVX-512): a chunk equal to an earlier target's adds that target's chunk tally, so the
+                // per-input checks run once per distinct result. The first equal target tallied its own chunk
+                // (any target equal to it would be equal, and earlier, still).
                 size_t same = t;
                 for (size_t u = 0; u < t && same == t; ++u)
                     if (std::memcmp(outputs[u].data(), got.data(), count * sizeof(float)) == 0) same = u;
-                Tally& chunk_tally = chunk_tallies[t];
-                if (same != t) {
-                    chunk_tally = chunk_tallies[same];
-                } else {
-                    chunk_tally = Tally();
+                if (same == t) {
+                    chunk_tallies[t] = Tally();
                     TallyChunk(in.data(), got.data(), expected.data(), exact.data(), range.data(), count,
-                               chunk_tally);
+                               chunk_tallies[t]);
                 }
-                tallies[t].Merge(chunk_tally);
+                tallies[t].Merge(chunk_tallies[same]);
             }
         }
 #pragma omp critical
