@@ -36,10 +36,10 @@ class BusyWork {
 public:
     // 24M elements natively; 4M where execution is slow (24M took about 25 s per test under TSan, most of that
     // suite's time).
-    BusyWork() : elements_(SlowExecution() ? int64_t{4} << 20 : int64_t{24} << 20), bytes_(elements_ * 4) {
+    BusyWork() : elements_(SlowExecution() ? int64_t{4} << 20 : int64_t{24} << 20) {
         for (int k = 0; k < 3; ++k) {
-            EXPECT_EQ(aclrtMalloc(&blocks_[k], bytes_, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-            EXPECT_EQ(aclrtMemset(blocks_[k], bytes_, k == 2 ? 0xff : 0, bytes_), ACL_SUCCESS);  // out: NaN
+            EXPECT_EQ(aclrtMalloc(&blocks_[k], bytes(), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+            EXPECT_EQ(aclrtMemset(blocks_[k], bytes(), k == 2 ? 0xff : 0, bytes()), ACL_SUCCESS);  // out: NaN
             tensors_[k] = aclCreateTensor(&elements_, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, &elements_, 1,
                                           blocks_[k]);
         }
@@ -66,16 +66,15 @@ public:
     // The last element of out, read now (a copy that does not wait for any stream).
     float LastResult() const {
         float value = 0;
-        aclrtMemcpy(&value, sizeof value, static_cast<char*>(blocks_[2]) + bytes_ - 4, 4, ACL_MEMCPY_DEVICE_TO_HOST);
+        aclrtMemcpy(&value, sizeof value, static_cast<char*>(blocks_[2]) + bytes() - 4, 4, ACL_MEMCPY_DEVICE_TO_HOST);
         return value;
     }
     void* out() const { return blocks_[2]; }
     int64_t elements() const { return elements_; }
-    size_t bytes() const { return bytes_; }
+    size_t bytes() const { return static_cast<size_t>(elements_) * sizeof(float); }
 
 private:
     int64_t elements_;
-    size_t bytes_;
     void* blocks_[3] = {};
     aclTensor* tensors_[3] = {};
 };
