@@ -57,9 +57,10 @@ HWY_INLINE void ComputeBlock(const KernelConfig& config, const Op& op, const Til
     };
     auto apply = [&](int64_t i) { return ApplyTo(op, df, [&](int k) { return input(k, i); }); };
     int64_t i = 0;
+    FormStart form_start;
     // Two independent vectors per step, as in the fused path, so that long dependency chains interleave.
     for (; i + 2 * lanes <= padded; i += 2 * lanes) {
-        ApplyToTwo(op, df, input, i, i + lanes, [&](hn::Vec<DF> r, hn::Vec<DF> r2) {
+        ApplyToTwo(op, df, form_start, input, i, i + lanes, [&](hn::Vec<DF> r, hn::Vec<DF> r2) {
             store(i, round ? RoundToType(df, promote, r) : r);
             store(i + lanes, round ? RoundToType(df, promote, r2) : r2);
         });

@@ -124,16 +124,44 @@ HWY_INLINE M AndOfAll(M first, Rest... rest) {
     }
 }
 
+// The form a loop's steps are tried from first. A step that a later form served after the earlier ones failed
+// makes the next steps start there, for kRetrySteps steps, and then from form 0 again: soft labels fail the
+// binary cross-entropy's hard-label test on every step, and that test costs about 4 of the 50-odd vector
+// operations per vector of its soft-label form (docs/design.md, "Kernels"); a row whose labels turn hard gets
+// the cheaper form back within kRetrySteps steps. Which form serves a step decides only the speed: each gives
+// operator()'s bits. One per loop (a local: each thread its own).
+class FormStart {
+public:
+    static constexpr int kRetrySteps = 16;
+    int first() const { return first_; }
+    // A step begins: the countdown to trying every form again.
+    void Step() {
+        if (steps_left_ > 0 && --steps_left_ == 0) first_ = 0;
+    }
+    // Form `form` served a step after the forms before it failed.
+    void StartAt(int form) {
+        first_ = form;
+        steps_left_ = kRetrySteps;
+    }
+
+private:
+    int first_ = 0;
+    int steps_left_ = 0;
+};
+
 // The functor on the vectors N... whose inputs v are all loaded, handed to consume(r0, r1, ...). Form kForm and
-// the later ones are tried on all of them together; where none admits them all, each vector goes its own way.
+// the later ones are tried on all of them together, from start's first; where none admits them all, each vector
+// goes its own way.
 template <int kForm = 0, class Op, class Consume, size_t... K, size_t... N, class... V>
-HWY_INLINE void ApplyLoaded(const Op& op, DF df, Consume& consume, std::index_sequence<K...> inputs,
+HWY_INLINE void ApplyLoaded(const Op& op, DF df, Consume& consume, FormStart& start, std::index_sequence<K...> inputs,
                             std::index_sequence<N...> vectors, V... v) {
     if constexpr (kForm < FormCount<Op>::value) {
-        if (AllLanesTrue(df, AndOfAll(AdmittedBy<N, kForm>(op, df, inputs, v...)...))) {
+        if constexpr (kForm == 0) start.Step();
+        if (kForm >= start.first() && AllLanesTrue(df, AndOfAll(AdmittedBy<N, kForm>(op, df, inputs, v...)...))) {
+            if (kForm > start.first()) start.StartAt(kForm);
             consume(FormOf<N, kForm>(op, df, inputs, v...)...);
         } else {
-            ApplyLoaded<kForm + 1>(op, df, consume, inputs, vectors, v...);
+            ApplyLoaded<kForm + 1>(op, df, consume, start, inputs, vectors, v...);
         }
     } else {
         consume(AppliedTo<N>(op, df, inputs, v...)...);
@@ -142,14 +170,14 @@ HWY_INLINE void ApplyLoaded(const Op& op, DF df, Consume& consume, std::index_se
 
 template <class Op, class Input, class Consume, size_t... K>
 HWY_INLINE void LoadTwo(const Op& op, DF df, Input& input, int64_t i0, int64_t i1, Consume& consume,
-                        std::index_sequence<K...> inputs) {
-    ApplyLoaded(op, df, consume, inputs, std::make_index_sequence<2>(), input(static_cast<int>(K), i0)...,
+                        FormStart& start, std::index_sequence<K...> inputs) {
+    ApplyLoaded(op, df, consume, start, inputs, std::make_index_sequence<2>(), input(static_cast<int>(K), i0)...,
                 input(static_cast<int>(K), i1)...);
 }
 template <class Op, class Input, class Consume, size_t... K>
 HWY_INLINE void LoadFour(const Op& op, DF df, Input& input, int64_t i, int64_t step, Consume& consume,
-                         std::index_sequence<K...> inputs) {
-    ApplyLoaded(op, df, consume, inputs, std::make_index_sequence<4>(), input(static_cast<int>(K), i)...,
+                         FormStart& start, std::index_sequence<K...> inputs) {
+    ApplyLoaded(op, df, consume, start, inputs, std::make_index_sequence<4>(), input(static_cast<int>(K), i)...,
                 input(static_cast<int>(K), i + step)..., input(static_cast<int>(K), i + 2 * step)...,
                 input(static_cast<int>(K), i + 3 * step)...);
 }
@@ -158,16 +186,18 @@ HWY_INLINE void LoadFour(const Op& op, DF df, Input& input, int64_t i, int64_t s
 // consume(r0, r1). Every input of both is loaded before either is computed (they are the arguments of the call
 // that computes them): the loads may branch (a row-constant input is a broadcast), and only computations in one
 // branch-free stretch are interleaved by the scheduler; computing each right after its own loads leaves the
-// chains apart (docs/performance.md, "Measurements behind the kernel choices").
+// chains apart (docs/performance.md, "Measurements behind the kernel choices"). start: the loop's FormStart.
 template <class Op, class Input, class Consume>
-HWY_INLINE void ApplyToTwo(const Op& op, DF df, Input&& input, int64_t i0, int64_t i1, Consume&& consume) {
-    LoadTwo(op, df, input, i0, i1, consume, std::make_index_sequence<Op::kInputs>());
+HWY_INLINE void ApplyToTwo(const Op& op, DF df, FormStart& start, Input&& input, int64_t i0, int64_t i1,
+                           Consume&& consume) {
+    LoadTwo(op, df, input, i0, i1, consume, start, std::make_index_sequence<Op::kInputs>());
 }
 
 // The same for four vectors (the fused sum's step), at i, i + step, i + 2 step, i + 3 step.
 template <class Op, class Input, class Consume>
-HWY_INLINE void ApplyToFour(const Op& op, DF df, Input&& input, int64_t i, int64_t step, Consume&& consume) {
-    LoadFour(op, df, input, i, step, consume, std::make_index_sequence<Op::kInputs>());
+HWY_INLINE void ApplyToFour(const Op& op, DF df, FormStart& start, Input&& input, int64_t i, int64_t step,
+                            Consume&& consume) {
+    LoadFour(op, df, input, i, step, consume, start, std::make_index_sequence<Op::kInputs>());
 }
 
 }  // namespace aclnn_cpu::kernels::HWY_NAMESPACE

@@ -157,8 +157,9 @@ void FusedRowsKernel(const KernelConfig& config, const FusedRows& a) {
 #endif
         // Two independent vectors per step: the functor's long dependency chains (exp, log, division)
         // interleave, where one at a time would leave the out-of-order window waiting on a single chain.
+        FormStart form_start;
         for (; i + 2 * lanes <= full; i += 2 * lanes) {
-            ApplyToTwo(op, df, [&](int k, int64_t at) { return inputs.Load(k, p, at); }, i, i + lanes,
+            ApplyToTwo(op, df, form_start, [&](int k, int64_t at) { return inputs.Load(k, p, at); }, i, i + lanes,
                            [&](hn::Vec<DF> r, hn::Vec<DF> r2) {
                                if (round) {
                                    r = RoundToType(df, promote, r);

@@ -66,10 +66,11 @@ HWY_INLINE void AddGroupsOfRow(const RowInputs<Op, kIn>& inputs, int64_t from, i
     const char* const* p = inputs.p;
     int64_t i = from;
     int64_t step = 0;
+    FormStart form_start;
     for (; i + kStep <= to; i += kStep, ++step) {
         inputs.PrefetchAhead(i, kStep, prefetch_bytes);
         float* slot = waiting[step % kSumRingSteps];
-        ApplyToFour(inputs.op, df, [&](int k, int64_t at) { return inputs.Load(k, p, at); }, i, kLanes,
+        ApplyToFour(inputs.op, df, form_start, [&](int k, int64_t at) { return inputs.Load(k, p, at); }, i, kLanes,
                         [&](hn::Vec<DF> r0, hn::Vec<DF> r1, hn::Vec<DF> r2, hn::Vec<DF> r3) {
                             // The step kSumRingSteps back first, then this one in its place.
                             if (step >= kSumRingSteps) add_step(slot);
