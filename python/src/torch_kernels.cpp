@@ -24,6 +24,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 #include <torch/csrc/Exceptions.h>
+#include <torch/csrc/autograd/autograd.h>
 #include <torch/csrc/autograd/function.h>
 #include <torch/csrc/autograd/functions/utils.h>
 #include <torch/csrc/autograd/saved_variable.h>
@@ -54,6 +55,18 @@ using aclnn_cpu::python::TensorSpec;
 constexpr int kMaxRank = 8;  // the C API's rank limit
 
 std::atomic<bool> g_enabled{false};
+// Nonzero while this thread evaluates PyTorch's own formula of a loss (for a derivative of a recorded gradient):
+// the override's kernels then pass every call on to PyTorch's.
+thread_local int t_pytorch_only = 0;
+
+struct PyTorchOnlyScope {
+    PyTorchOnlyScope() { ++t_pytorch_only; }
+    ~PyTorchOnlyScope() { --t_pytorch_only; }
+    PyTorchOnlyScope(const PyTorchOnlyScope&) = delete;
+    PyTorchOnlyScope& operator=(const PyTorchOnlyScope&) = delete;
+};
+
+bool Serving() { return t_pytorch_only == 0 && g_enabled.load(std::memory_order_acquire); }
 PyObject* g_error_type = nullptr;  // aclnn_cpu.AclnnError, kept for the life of the process
 
 // What an aten argument is to the table's operator.
@@ -205,21 +218,33 @@ c10::optional<at::Tensor> RunRow(const aclnn_cpu::OperatorDescription& row, cons
         places.push_back(k);
     }
     const int64_t reduction = row.parameter_count > 0 ? aclnn_cpu::operator_rows::Int(call.parameters[0]) : 0;
-    // PyTorch's type promotion decides: integer and bool inputs take the floating type it would compute in
-    // (the loss of an f16 input and an int64 target is f16 arithmetic), as PyTorch's kernels promote them.
-    // The floating inputs keep their types (CANN promotes among those itself), unless CANN requires one dtype.
-    // float64 goes to PyTorch.
+    // PyTorch's dtype rules decide what runs. Where its kernel takes one dtype only, a required input of
+    // another dtype goes to PyTorch, which raises its own error. Otherwise integer and bool inputs take the
+    // floating type PyTorch would compute in (the loss of an f16 input and an int64 target is f16 arithmetic),
+    // and floating inputs of different types are all widened to their promoted type -- exact, and what CANN's
+    // op_api does before its kernel, so the arithmetic is CANN's. float64 goes to PyTorch.
+    const at::Tensor& self = call.given[static_cast<size_t>(row.self_input)];
+    if (row.aten_result == aclnn_cpu::AtenResultType::kOneDtype) {
+        for (int k = 0; k < row.input_count; ++k)
+            if (!row.inputs[k].optional && call.given[static_cast<size_t>(k)].scalar_type() != self.scalar_type())
+                return c10::nullopt;
+    }
     at::native::ResultTypeState state;
     for (const at::Tensor& input : inputs) state = at::native::update_result_type_state(input, state);
     const c10::ScalarType common = at::native::result_type(state);
     if (!CannType(common)) return c10::nullopt;
     for (at::Tensor& input : inputs) {
         if (input.device().type() != c10::DeviceType::CPU) return c10::nullopt;
-        if (!at::isFloatingType(input.scalar_type()) || (row.inputs_share_dtype && input.scalar_type() != common)) {
-            input = input.to(common);
-        } else if (!CannType(input.scalar_type())) {
-            return c10::nullopt;
-        }
+        if (at::isFloatingType(input.scalar_type()) && !CannType(input.scalar_type())) return c10::nullopt;
+        if (input.scalar_type() != common) input = input.to(common);
+    }
+    // PyTorch's result dtype, as its kernel makes it.
+    c10::ScalarType result_type = common;
+    if (row.aten_result == aclnn_cpu::AtenResultType::kSelf || row.aten_result == aclnn_cpu::AtenResultType::kOneDtype) {
+        if (CannType(self.scalar_type())) result_type = self.scalar_type();
+    } else if (row.aten_result == aclnn_cpu::AtenResultType::kTarget) {
+        result_type = call.given[static_cast<size_t>(row.self_input + 1)].scalar_type();
+        if (!CannType(result_type)) return c10::nullopt;  // PyTorch's in-place steps refuse it
     }
     const bool has_out = call.out.defined();
     if (has_out && (!CannType(call.out.scalar_type()) || call.out.device().type() != c10::DeviceType::CPU))
@@ -244,19 +269,20 @@ c10::optional<at::Tensor> RunRow(const aclnn_cpu::OperatorDescription& row, cons
     const c10::IntArrayRef result_shape =
         reduced ? c10::IntArrayRef() : (broadcasts ? c10::IntArrayRef(broadcast_shape) : inputs[0].sizes());
 
-    // PyTorch's result dtype (self's, or the inputs' promoted type, as the aten kernel makes it); CANN's
-    // arithmetic runs in the inputs' promoted type and is converted once on the way out.
-    at::Tensor result;
+    // CANN's arithmetic runs in the inputs' promoted type and is converted once on the way out, into PyTorch's
+    // result dtype. Where CANN ties out's dtype to an input's and PyTorch's result has another (a target
+    // narrower than self), the result is computed in the input's dtype and then converted, as torch_npu's cast
+    // after the call does.
+    at::Tensor destination;
     if (has_out) {
-        result = call.out;
-        at::native::resize_output(result, result_shape);
+        destination = call.out;
+        at::native::resize_output(destination, result_shape);
     } else {
-        const at::Tensor& self = call.given[static_cast<size_t>(row.self_input)];
-        const c10::ScalarType type =
-            row.aten_result == aclnn_cpu::AtenResultType::kSelf && CannType(self.scalar_type()) ? self.scalar_type()
-                                                                                               : common;
-        result = at::empty(result_shape, self.options().dtype(type));
+        destination = at::empty(result_shape, self.options().dtype(result_type));
     }
+    at::Tensor result = destination;
+    if (row.out_dtype_input >= 0 && destination.scalar_type() != common)
+        result = at::empty(result_shape, self.options().dtype(common));
 
     std::vector<TensorSpec> present_specs;
     bool too_many_dims = result.dim() > kMaxRank;
@@ -284,7 +310,8 @@ c10::optional<at::Tensor> RunRow(const aclnn_cpu::OperatorDescription& row, cons
     const Failure failure = aclnn_cpu::python::RunOperator(
         row, specs, out_spec, call.parameters, aclnn_cpu::python::MergeRanges(std::move(ranges)), ThreadCount());
     if (failure.status != 0) RaiseAclnnError(failure);
-    return result;
+    if (!result.is_same(destination)) destination.copy_(result);
+    return destination;
 }
 
 // The dispatch keys below BackendSelect, where a call the override does not take continues.
@@ -302,7 +329,7 @@ public:
     void operator()(const c10::OperatorHandle& op, c10::DispatchKeySet keys, torch::jit::Stack* stack) {
         const c10::DispatchKeySet remaining = keys & kAfterBackendSelect;
         // Only a call PyTorch would run on its CPU kernel (not a Python subclass, sparse, meta or other device).
-        if (g_enabled.load(std::memory_order_acquire) && remaining.highestPriorityTypeId() == c10::DispatchKey::CPU) {
+        if (Serving() && remaining.highestPriorityTypeId() == c10::DispatchKey::CPU) {
             RowArguments call;
             if (ReadArguments(row_, roles_, *stack, &call)) {
                 if (c10::optional<at::Tensor> result = RunRow(row_, call)) {
@@ -320,28 +347,60 @@ private:
     std::vector<ArgumentRole> roles_;
 };
 
+// A node that passes its gradient on unchanged to another tensor's history: it gives a value computed by a CANN
+// kernel the derivative of PyTorch's formula of the same quantity.
+class DerivativeOf final : public torch::autograd::Node {
+public:
+    torch::autograd::variable_list apply(torch::autograd::variable_list&& gradients) override {
+        return std::move(gradients);
+    }
+    std::string name() const override { return "aclnn_cpu::DerivativeOfPyTorchsFormula"; }
+};
+
+// `value` (no history of its own) with the history of `reference`, which has the same meaning.
+at::Tensor WithDerivativeOf(at::Tensor value, const at::Tensor& reference) {
+    if (!reference.defined() || !reference.requires_grad()) return value;
+    auto node = std::shared_ptr<DerivativeOf>(new DerivativeOf(), torch::autograd::deleteNode);
+    node->set_next_edges(torch::autograd::collect_next_edges(reference));
+    torch::autograd::set_history(value, node);
+    return value;
+}
+
 // The gradient of a loss computed by a row whose aten operator PyTorch decomposes (so the override supplies its
 // autograd): the row's gradient row on (gradOutput, the loss's inputs) with the same parameters gives self's
-// gradient, and target's is that times the row's factor.
+// gradient, and target's is that times the row's factor. Under create_graph (grad mode on in the backward), those
+// values are recorded with the derivative of PyTorch's own first derivative -- PyTorch's formula of the loss,
+// differentiated by its autograd with a graph -- so second derivatives (Hessians, gradient penalties) are
+// PyTorch's while every first derivative keeps CANN's bits.
 class RowGradient final : public torch::autograd::Node {
 public:
-    RowGradient(const aclnn_cpu::OperatorDescription& gradient_row, double target_factor, const RowArguments& call)
-        : gradient_row_(gradient_row), target_factor_(target_factor), parameters_(call.parameters) {
+    RowGradient(const aclnn_cpu::OperatorDescription& gradient_row, double target_factor, const RowArguments& call,
+                const c10::OperatorHandle& op, const std::vector<ArgumentRole>& roles, torch::jit::Stack arguments)
+        : gradient_row_(gradient_row), target_factor_(target_factor), parameters_(call.parameters), op_(op),
+          roles_(roles), arguments_(std::move(arguments)) {
         for (const at::Tensor& input : call.given) saved_.emplace_back(input, false);
+        for (size_t i = 0; i < roles_.size(); ++i)
+            if (roles_[i].role == Role::kInput) arguments_[i] = c10::IValue();  // held by saved_
     }
 
     torch::autograd::variable_list apply(torch::autograd::variable_list&& gradients) override {
-        RowArguments call;
-        call.given.push_back(gradients[0]);
-        for (torch::autograd::SavedVariable& saved : saved_) call.given.push_back(saved.unpack());
-        call.parameters = parameters_;
-        c10::optional<at::Tensor> self_gradient = RunRow(gradient_row_, call);
-        TORCH_CHECK(self_gradient.has_value(), gradient_row_.api_name, " cannot take the incoming gradient (",
-                    gradients[0].scalar_type(), ")");
+        std::vector<at::Tensor> inputs;
+        for (torch::autograd::SavedVariable& saved : saved_) inputs.push_back(saved.unpack());
         torch::autograd::variable_list outputs(saved_.size());
-        if (should_compute_output(0)) outputs[0] = *self_gradient;
-        if (saved_.size() > 1 && target_factor_ != 0 && should_compute_output(1))
-            outputs[1] = self_gradient->mul(target_factor_);
+        {
+            at::AutoGradMode no_grad(false);
+            RowArguments call;
+            call.given.push_back(gradients[0]);
+            call.given.insert(call.given.end(), inputs.begin(), inputs.end());
+            call.parameters = parameters_;
+            c10::optional<at::Tensor> self_gradient = RunRow(gradient_row_, call);
+            TORCH_CHECK(self_gradient.has_value(), gradient_row_.api_name, " cannot take the incoming gradient (",
+                        gradients[0].scalar_type(), ")");
+            if (should_compute_output(0)) outputs[0] = *self_gradient;
+            if (saved_.size() > 1 && target_factor_ != 0 && should_compute_output(1))
+                outputs[1] = self_gradient->mul(target_factor_);
+        }
+        if (at::GradMode::is_enabled()) RecordSecondDerivatives(gradients[0], inputs, &outputs);
         return outputs;
     }
 
@@ -353,9 +412,41 @@ public:
     }
 
 private:
+    void RecordSecondDerivatives(const at::Tensor& incoming, const std::vector<at::Tensor>& inputs,
+                                 torch::autograd::variable_list* outputs) const {
+        std::vector<size_t> wanted;
+        std::vector<at::Tensor> with_respect_to;
+        for (size_t k = 0; k < outputs->size(); ++k) {
+            if (!(*outputs)[k].defined() || !inputs[k].requires_grad()) continue;
+            wanted.push_back(k);
+            with_respect_to.push_back(inputs[k]);
+        }
+        if (wanted.empty()) return;
+        at::Tensor reference_loss;
+        {
+            PyTorchOnlyScope pytorch_only;
+            torch::jit::Stack stack = arguments_;
+            for (size_t i = 0; i < roles_.size(); ++i)
+                if (roles_[i].role == Role::kInput) {
+                    const at::Tensor& input = inputs[static_cast<size_t>(roles_[i].index)];
+                    stack[i] = input.defined() ? c10::IValue(input) : c10::IValue();
+                }
+            op_.callBoxed(&stack);
+            reference_loss = stack[0].toTensor();
+        }
+        const torch::autograd::variable_list references =
+            torch::autograd::grad({reference_loss}, with_respect_to, {incoming}, /*retain_graph=*/true,
+                                  /*create_graph=*/true, /*allow_unused=*/true);
+        for (size_t i = 0; i < wanted.size(); ++i)
+            (*outputs)[wanted[i]] = WithDerivativeOf((*outputs)[wanted[i]], references[i]);
+    }
+
     const aclnn_cpu::OperatorDescription& gradient_row_;
     double target_factor_;
     std::vector<double> parameters_;
+    c10::OperatorHandle op_;
+    std::vector<ArgumentRole> roles_;
+    torch::jit::Stack arguments_;  // the loss's arguments but its tensor inputs (saved_)
     std::vector<torch::autograd::SavedVariable> saved_;
 };
 
@@ -372,7 +463,10 @@ public:
           decomposed_(decomposed) {}
 
     void operator()(const c10::OperatorHandle& op, c10::DispatchKeySet keys, torch::jit::Stack* stack) {
-        if (g_enabled.load(std::memory_order_acquire)) {
+        // Only plain CPU tensors: a functorch transform's wrappers (or a Python subclass) keep PyTorch's autograd.
+        const c10::DispatchKeySet below =
+            (keys & c10::after_ADInplaceOrView_keyset).remove(c10::DispatchKey::BackendSelect);
+        if (Serving() && below.highestPriorityTypeId() == c10::DispatchKey::CPU) {
             RowArguments call;
             if (ReadArguments(row_, roles_, *stack, &call) && !call.out.defined() && GradientsAvailable(call)) {
                 c10::optional<at::Tensor> result;
@@ -381,7 +475,7 @@ public:
                     result = RunRow(row_, call);
                 }
                 if (result.has_value()) {
-                    RecordGradient(call, *result);
+                    RecordGradient(op, call, torch::jit::last(*stack, roles_.size()).vec(), *result);
                     torch::jit::drop(*stack, roles_.size());
                     torch::jit::push(*stack, *result);
                     return;
@@ -408,12 +502,14 @@ private:
         return true;
     }
 
-    void RecordGradient(const RowArguments& call, at::Tensor& result) const {
+    void RecordGradient(const c10::OperatorHandle& op, const RowArguments& call, torch::jit::Stack arguments,
+                        at::Tensor& result) const {
         bool needs_gradient = false;
         for (const at::Tensor& input : call.given)
             needs_gradient = needs_gradient || (input.defined() && input.requires_grad());
         if (!needs_gradient || !at::GradMode::is_enabled()) return;
-        auto node = std::shared_ptr<RowGradient>(new RowGradient(gradient_row_, row_.target_gradient_factor, call),
+        auto node = std::shared_ptr<RowGradient>(new RowGradient(gradient_row_, row_.target_gradient_factor, call, op,
+                                                                 roles_, std::move(arguments)),
                                                  torch::autograd::deleteNode);
         node->set_next_edges(torch::autograd::collect_next_edges(call.given));
         torch::autograd::set_history(result, node);

@@ -388,3 +388,34 @@ def test_results_come_from_pytorchs_allocator_and_resize(dtype):
     torch.cat([kept, kept], out=loss.detach())
     x.grad.resize_(3, 1100)
     assert x.grad.shape == (3, 1100)
+
+
+def test_a_forked_child_computes_after_a_multi_threaded_call():
+    """os.fork and a DataLoader's fork workers after the parent ran an operator on two threads: each child
+    computes the parent's bits and returns (OpenMP's pool does not survive fork; the library then runs the
+    child's operators on its calling thread)."""
+    program = (
+        "import os, numpy as np, torch, aclnn_cpu, aclnn_cpu.torch as override\n"
+        "x = torch.linspace(-3, 3, 1 << 21); y = torch.linspace(2, -1, 1 << 21)\n"
+        "override.enable()\n"
+        "parent = torch.nn.functional.mse_loss(x, y)\n"
+        "direct = aclnn_cpu.soft_margin_loss(x.numpy(), np.sign(y.numpy()))\n"
+        "pid = os.fork()\n"
+        "if pid == 0:\n"
+        "    same = torch.equal(torch.nn.functional.mse_loss(x, y), parent)\n"
+        "    same = same and aclnn_cpu.soft_margin_loss(x.numpy(), np.sign(y.numpy())) == direct\n"
+        "    os._exit(0 if same else 3)\n"
+        "_, status = os.waitpid(pid, 0)\n"
+        "assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status\n"
+        "class Losses(torch.utils.data.Dataset):\n"
+        "    def __len__(self): return 4\n"
+        "    def __getitem__(self, i): return torch.nn.functional.mse_loss(x, y + i)\n"
+        "loader = torch.utils.data.DataLoader(Losses(), num_workers=2, multiprocessing_context='fork')\n"
+        "got = torch.cat([batch for batch in loader])\n"
+        "assert torch.equal(got, torch.stack([torch.nn.functional.mse_loss(x, y + i) for i in range(4)])), got\n"
+        "print('ok')\n")
+    environment = dict(os.environ, ACLNN_CPU_NUM_THREADS="2")
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=120,
+                          env=environment)
+    assert done.returncode == 0, f"exit {done.returncode}: {done.stderr[-2000:]}"
+    assert done.stdout.strip() == "ok"

@@ -13,8 +13,12 @@ ACLNN_CPU_INTERNAL bool StrictMemoryChecks();
 constexpr int kMaxThreadCount = 4096;
 
 // The thread count of the operators launched from the calling thread: what SetThreadCountOverride set on
-// this thread if anything, else ACLNN_CPU_NUM_THREADS (a positive integer), else all online cores.
+// this thread if anything, else ACLNN_CPU_NUM_THREADS (a positive integer), else all online cores; 1 in a
+// process forked after this library ran a parallel region (OpenMP's pool is not fork-safe).
 ACLNN_CPU_INTERNAL int ConfiguredThreadCount();
+
+// Called before each OpenMP parallel region, so that a forked child knows its pool is gone.
+ACLNN_CPU_INTERNAL void NoteParallelRegion();
 
 // aclnnCpuSetThreadCount's storage: count > 0 overrides the environment on the calling thread; 0 clears.
 ACLNN_CPU_INTERNAL void SetThreadCountOverride(int count);

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <utility>
 
+#include "common/config.h"
 #include "engine/iteration_shape.h"
 
 namespace aclnn_cpu::engine {
@@ -95,6 +96,7 @@ void ParallelSlicesAligned(int64_t count, int threads, int64_t grain, int64_t al
     auto boundary = [&](int64_t s) {
         return s == slices ? count : count / alignment * s / slices * alignment;
     };
+    NoteParallelRegion();
 #pragma omp parallel for num_threads(static_cast<int>(slices)) schedule(static, 1)
     for (int64_t s = 0; s < slices; ++s) slice(boundary(s), boundary(s + 1));
 }

@@ -80,9 +80,12 @@ enum class ResultRule : uint8_t {
     kLossOverFirstDim,  // S under reduction 0, S without its first dim otherwise
 };
 
-// The dtype of PyTorch's result of the aten operator a row serves: self's (a gradient from empty_like(self), a
-// composite loss), or the inputs' promoted type (a structured binary kernel).
-enum class AtenResultType : uint8_t { kSelf, kPromoted };
+// PyTorch's dtype rule for the aten operator a row serves, which the override follows: the result takes self's
+// dtype (a gradient from empty_like(self), a composite loss), the inputs' promoted type (a structured binary
+// kernel), or target's (a composite whose in-place steps start from 1 - target; target follows self in the
+// row); kOneDtype: PyTorch's kernel takes its required tensors in self's dtype only (TensorIterator's same-dtype
+// check) and raises otherwise, with self's dtype as the result's.
+enum class AtenResultType : uint8_t { kSelf, kPromoted, kTarget, kOneDtype };
 
 // Which count a mean divides by (the gradients' scale; the losses' sums divide by the broadcast count).
 enum class MeanDivisor : uint8_t {
@@ -237,7 +240,7 @@ inline constexpr OperatorDescription kOperators[] = {
      3, {operator_rows::kGradOutput, operator_rows::kSelf, operator_rows::kTarget}, 1,
      1, {operator_rows::kReduction},
      ResultRule::kGradient, MeanDivisor::kSelfElements, &validation::kFloatTypesBf16FromAtlasA2, true,
-     &references::MseLossGrad, "mse_loss_backward", AtenResultType::kSelf, nullptr, 0,
+     &references::MseLossGrad, "mse_loss_backward", AtenResultType::kOneDtype, nullptr, 0,
      [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
          return aclnnMseLossBackwardGetWorkspaceSize(in[0], in[1], in[2], operator_rows::Int(p[0]), out, size,
                                                      executor);
@@ -291,7 +294,7 @@ inline constexpr OperatorDescription kOperators[] = {
          operator_rows::kPosWeightOptional}, 0,
      1, {operator_rows::kReduction},
      ResultRule::kLoss, MeanDivisor::kBroadcastElements, &validation::kHalfFirstTypesBf16FromAtlasA2, false,
-     &references::BinaryCrossEntropyWithLogits, "binary_cross_entropy_with_logits", AtenResultType::kSelf,
+     &references::BinaryCrossEntropyWithLogits, "binary_cross_entropy_with_logits", AtenResultType::kTarget,
      "binary_cross_entropy_with_logits_backward", 0,
      [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
          return aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize(in[0], in[1], in[2], in[3], operator_rows::Int(p[0]),
@@ -332,7 +335,7 @@ inline constexpr OperatorDescription kOperators[] = {
          {"weight", "weight", true, ValueDomain::kWeight, InputShape::kSameAsSelf}}, 0,
      1, {operator_rows::kReduction},
      ResultRule::kLoss, MeanDivisor::kBroadcastElements, &validation::kFloatTypesBf16FromAtlasA2, true,
-     &references::BinaryCrossEntropy, "binary_cross_entropy", AtenResultType::kSelf, nullptr, 0,
+     &references::BinaryCrossEntropy, "binary_cross_entropy", AtenResultType::kOneDtype, nullptr, 0,
      [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
          return aclnnBinaryCrossEntropyGetWorkspaceSize(in[0], in[1], in[2], operator_rows::Int(p[0]), out, size,
                                                         executor);
@@ -345,7 +348,7 @@ inline constexpr OperatorDescription kOperators[] = {
          operator_rows::kWeightOptional}, 1,
      1, {operator_rows::kReduction},
      ResultRule::kGradient, MeanDivisor::kSelfElements, &validation::kHalfFirstTypesBf16FromAtlasA2, false,
-     &references::BinaryCrossEntropyGrad, "binary_cross_entropy_backward", AtenResultType::kSelf, nullptr, 0,
+     &references::BinaryCrossEntropyGrad, "binary_cross_entropy_backward", AtenResultType::kOneDtype, nullptr, 0,
      [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
          return aclnnBinaryCrossEntropyBackwardGetWorkspaceSize(in[0], in[1], in[2], in[3], operator_rows::Int(p[0]),
                                                                 out, size, executor);
