@@ -1,4 +1,4 @@
-/* Compiles every public header as C and checks CANN's numeric values. */
+/* CANN's numeric values, as C99 (test_headers_installed compiles every installed header). */
 #include "acl/acl.h"
 #include "aclnn/opdev/op_errno.h"
 #include "aclnnop/aclnn_soft_margin_loss.h"

@@ -1,4 +1,4 @@
-// Compiles every public header as C++ (built once per standard, 11 to 20) and checks CANN's spellings,
+// CANN's spellings as C++ (built once per standard, 11 to 20; test_headers_installed compiles every installed header),
 // including the qualified enum names that CANN's samples use.
 #include <cstdio>
 #include <type_traits>
