@@ -16,6 +16,7 @@ struct ReferenceElement {
     bool nan_acceptable = false;        // either NaN or the value is right (an input at a threshold's edge)
     bool nonfinite_acceptable = false;  // any non-finite result is right (0 * inf at fp32's subnormal edge)
     double absolute_slack = 0;          // subnormal intermediates: their spacing carried to the result
+    double ulps = 8;                    // FLOAT results within this many ulp of the value (FLOAT16, BFLOAT16: 1)
 };
 
 // What a reference knows about its call besides the element's inputs.
@@ -175,72 +176,85 @@ inline bool NearFloatOverflow(double v) {
     return std::fabs(std::fabs(v) - threshold) <= threshold * 0x1p-20;
 }
 
-// aclnnBinaryCrossEntropyWithLogits: w * ((1 - y) x - lw * log sigmoid(x)), lw = (pw - 1) y + 1, pw = posWeight
-// where given (else 1, so lw = 1 for a finite y), w = weight where given (else 1); log sigmoid(x) = min(x, 0) - log1p(exp(-|x|)). Each fp32
-// step's range as the kernel's; where the two terms cancel, their fp32 roundings (8 half ulps of each) and the
-// log term's subnormal spacing are granted. parameters: reduction. inputs: self, target[, weight][, posWeight].
-inline ReferenceElement BinaryCrossEntropyWithLogits(const double* in, const ReferenceCall& call) {
-    const double x = in[0], y = in[1];
-    int next = 2;
-    const double w = call.Given(2) ? in[next++] : 1.0;
-    const bool pos_weighted = call.Given(3);
-    const double pw = pos_weighted ? in[next] : 1.0;
+// The logits losses' DAG in fp32 steps, for inputs where the kernels keep it (a non-finite x, y or posWeight;
+// a result past fp32's range): w * ((1 - y) x - lw * log sigmoid(x)), lw = (pw - 1) y + 1, log sigmoid(x) =
+// min(x, 0) - log1p(exp(-|x|)).
+inline ReferenceElement BinaryCrossEntropyWithLogitsInDagOrder(double x, double y, double w, double pw) {
     const double softplus = std::log1p(std::exp(-std::fabs(x)));
     const double log_sigmoid = WithFloatRange(std::min(x, 0.0) - softplus);
     // An absent posWeight is 1, as CANN's op_api passes it: (1 - 1) * y + 1 is 1, but NaN for an infinite y.
     const double log_weight = WithFloatRange(WithFloatRange(WithFloatRange(pw - 1.0) * y) + 1.0);
     const double weighted_log = WithFloatRange(log_sigmoid * log_weight);
     const double linear = WithFloatRange(WithFloatRange(1.0 - y) * x);
-    const double loss = WithFloatRange(linear - weighted_log);
     ReferenceElement result;
-    result.value = WithFloatRange(loss * w);
-    const double magnitude = std::fabs(linear) + std::fabs(weighted_log) +
-                             (pos_weighted ? (std::fabs(pw - 1.0) * std::fabs(y) + 1.0) * std::fabs(log_sigmoid) : 0.0);
-    result.absolute_slack = (magnitude * 0x1p-21 + 0x1p-148 * std::fabs(log_weight)) * std::fabs(w);
-    if (NearFloatOverflow(linear) || NearFloatOverflow(weighted_log) || NearFloatOverflow(loss) ||
-        NearFloatOverflow(loss * w) || NearFloatOverflow((pw - 1.0) * y) || NearFloatOverflow((1.0 - y) * x) ||
-        std::isinf(w)) {  // an infinite weight: a loss that is 0 in one form and not the other gives NaN or inf
-        result.nan_acceptable = true;
-        result.nonfinite_acceptable = true;
-    }
+    result.value = WithFloatRange(WithFloatRange(linear - weighted_log) * w);
+    result.absolute_slack = (std::fabs(linear) + std::fabs(weighted_log)) * 0x1p-21 * std::fabs(w);
+    result.nan_acceptable = true;  // an infinite weight or x times a loss that is 0 in one form
     return result;
 }
 
-// aclnnBinaryCrossEntropyWithLogitsBackward: g * w * ((p + 1 - y) sigmoid(x) - p) * scale, p = pw * y where
-// posWeight is given (else y), w = weight where given (else 1), scale 1/numel(self) for mean. Each fp32 step's
-// range as the kernel's; where the two terms of the slope cancel, their fp32 roundings are granted, and where
-// sigmoid(x) is below fp32's normal range (exp(-x) overflows to infinity there, giving 0), its value.
-// parameters: reduction. inputs: gradOutput, self, target[, weight][, posWeight].
-inline ReferenceElement BinaryCrossEntropyWithLogitsGrad(const double* in, const ReferenceCall& call) {
-    const double g = in[0], x = in[1], y = in[2];
-    int next = 3;
-    const double w = call.Given(3) ? in[next++] : 1.0;
-    const double p = call.Given(4) ? WithFloatRange(in[next] * y) : y;
+// aclnnBinaryCrossEntropyWithLogits: the exact value of the DAG's formula, w ((1 - y) x + lw softplus(-x)),
+// written w ((1 - y) softplus(x) + pw y softplus(-x)) (equal in exact arithmetic; two non-negative terms for y
+// in [0, 1] and pw >= 0), in long double; the kernel is within 2 ulp of it (ulps = 2). Outside that domain the
+// terms may cancel, and their fp32 roundings are granted. pw = posWeight where given (else 1), w = weight where
+// given (else 1). parameters: reduction. inputs: self, target[, weight][, posWeight].
+inline ReferenceElement BinaryCrossEntropyWithLogits(const double* in, const ReferenceCall& call) {
+    const double x = in[0], y = in[1];
+    int next = 2;
+    const double w = call.Given(2) ? in[next++] : 1.0;
+    const double pw = call.Given(3) ? in[next] : 1.0;
+    if (!std::isfinite(x) || !std::isfinite(y) || !std::isfinite(pw)) return BinaryCrossEntropyWithLogitsInDagOrder(x, y, w, pw);
+    const long double lx = x, ly = y, lw = w, lp = pw;
+    const long double tail = std::log1p(std::exp(-std::fabs(lx)));
+    const long double softplus_minus = tail + std::max(-lx, 0.0L), softplus_plus = tail + std::max(lx, 0.0L);
+    const long double first = (1 - ly) * softplus_plus, second = lp * ly * softplus_minus;
+    ReferenceElement result;
+    result.value = static_cast<double>(lw * (first + second));
+    result.ulps = 2;
+    if (first < 0 || second < 0)
+        result.absolute_slack = static_cast<double>((std::fabs(first) + std::fabs(second)) * std::fabs(lw)) * 0x1p-21;
+    if (std::fabs(result.value) < 0x1p-126) result.absolute_slack += 0x1p-148;  // a subnormal softplus term
+    if (std::fabs(result.value) >= 0x1.ffffffp127) return BinaryCrossEntropyWithLogitsInDagOrder(x, y, w, pw);
+    return result;
+}
+
+// The gradient's DAG in fp32 steps, for inputs where the kernel keeps it (a non-finite input or result):
+// g * w * ((p + 1 - y) sigmoid(x) - p) * scale, p = pw * y.
+inline ReferenceElement BinaryCrossEntropyWithLogitsGradInDagOrder(double g, double x, double y, double w, double pw,
+                                                                   double scale) {
+    const double p = WithFloatRange(pw * y);
     const double sigmoid = 1.0 / (1.0 + std::exp(-x));
     const double coefficient = WithFloatRange(WithFloatRange(p + 1.0) - y);
     const double product = WithFloatRange(coefficient * sigmoid);
     const double slope = WithFloatRange(product - p);
-    const double scaled = WithFloatRange(WithFloatRange(slope * g) * w) * call.scale;
     ReferenceElement result;
-    result.value = WithFloatRange(scaled);
-    const double factor = std::fabs(g) * std::fabs(w) * call.scale;
-    // The roundings the cancellation can expose: p + 1 and its difference with y (each half an ulp), carried by
-    // sigmoid; sigmoid's own (exp, + 1, the division) in the product; p's.
-    const double coefficient_error = (std::fabs(p + 1.0) + std::fabs(coefficient)) * 0x1p-23 * std::min(sigmoid, 1.0);
-    result.absolute_slack =
-        (coefficient_error + std::fabs(product) * 0x1p-21 + std::fabs(p) * 0x1p-22) * factor;
-    if (sigmoid < 0x1p-126) result.absolute_slack += std::fabs(coefficient) * 0x1p-126 * factor;
-    if (NearFloatOverflow(p) || NearFloatOverflow(coefficient) || NearFloatOverflow(product) ||
-        NearFloatOverflow(slope) || NearFloatOverflow(slope * g) || NearFloatOverflow(slope * g * w) ||
-        NearFloatOverflow(p + 1.0)) {
-        result.nan_acceptable = true;
-        result.nonfinite_acceptable = true;
-    }
-    // A slope that is 0 in one form and not the other, times an infinite factor: NaN against infinity.
-    if (std::isinf(factor)) {
-        result.nan_acceptable = true;
-        result.nonfinite_acceptable = true;
-    }
+    result.value = WithFloatRange(WithFloatRange(WithFloatRange(slope * g) * w) * scale);
+    result.absolute_slack = (std::fabs(coefficient) + std::fabs(p)) * 0x1p-21 * std::fabs(g * w * scale);
+    result.nan_acceptable = true;
+    result.nonfinite_acceptable = !std::isfinite(g) || !std::isfinite(w) || !std::isfinite(g * w * scale);
+    return result;
+}
+
+// aclnnBinaryCrossEntropyWithLogitsBackward: the exact value of g * w * ((p + 1 - y) sigmoid(x) - p) * scale,
+// written g * w * scale * ((1 - y) sigmoid(x) - p sigmoid(-x)), p = pw * y where posWeight is given (else y),
+// w = weight where given (else 1), scale 1/numel(self) for mean; in long double; the kernel is within 2 ulp of
+// it (ulps = 2) wherever the inputs and the result are finite. parameters: reduction. inputs: gradOutput, self,
+// target[, weight][, posWeight].
+inline ReferenceElement BinaryCrossEntropyWithLogitsGrad(const double* in, const ReferenceCall& call) {
+    const double g = in[0], x = in[1], y = in[2];
+    int next = 3;
+    const double w = call.Given(3) ? in[next++] : 1.0;
+    const double pw = call.Given(4) ? in[next] : 1.0;
+    if (!std::isfinite(g) || !std::isfinite(x) || !std::isfinite(y) || !std::isfinite(w) || !std::isfinite(pw))
+        return BinaryCrossEntropyWithLogitsGradInDagOrder(g, x, y, w, pw, call.scale);
+    const long double lx = x, ly = y;
+    const long double sigmoid_plus = 1 / (1 + std::exp(-lx)), sigmoid_minus = 1 / (1 + std::exp(lx));
+    const long double slope = (1 - ly) * sigmoid_plus - static_cast<long double>(pw) * ly * sigmoid_minus;
+    ReferenceElement result;
+    result.value = static_cast<double>(static_cast<long double>(g) * w * call.scale * slope);
+    result.ulps = 2;
+    if (std::fabs(result.value) >= 0x1.ffffffp127)  // past fp32's range: the kernel's DAG order decides
+        return BinaryCrossEntropyWithLogitsGradInDagOrder(g, x, y, w, pw, call.scale);
     return result;
 }
 

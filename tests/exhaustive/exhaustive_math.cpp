@@ -7,14 +7,17 @@
 //          rounded once to it (the correctly rounded result): at least 99.99% equal, none more than 1 ulp (of
 //          the type) off;
 //   log:   kernels::VectorLog (the binary cross-entropy's logs, kernels/vector_log-inl.h) on all 2^32 fp32 bit
-//          patterns, against IEEE's log: -inf for +-0, NaN for negatives.
+//          patterns, against IEEE's log: -inf for +-0, NaN for negatives;
+//   sigmoid: the logits loss's gradient per element (BinaryCrossEntropyWithLogitsGrad, its float64 evaluation
+//          with kernels/float64_evaluation-inl.h's exp) for gradOutput 1, target 0, no weights, on all 2^32 x:
+//          1 / (1 + e^-x).
 // The reference, computed once per input and shared by all targets, is the float64 function rounded to fp32
 // (within 1 ulp of float64, so the correctly rounded fp32 result except in double-rounding ties far below the
 // bound checked). Rules: NaN where the reference is NaN; +-inf exactly where the reference is; otherwise
 // finite and within 2 ulp (counted in representable values, so 0 and subnormals are covered the same way).
 // Per range of inputs (where the loss lives), it reports the share of finite, non-trivial results that are not
 // correctly rounded and the worst error against the exact value (float64), in ulp.
-// Usage: exhaustive_math [--function exp|loss|log] [--stride S]   (default: all; S = 1: every input)
+// Usage: exhaustive_math [--function exp|loss|log|sigmoid] [--stride S]   (default: all; S = 1: every input)
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "exhaustive/exhaustive_math.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
@@ -32,6 +35,7 @@
 #include "hwy/highway.h"
 #include "kernels/vector_exp-inl.h"
 #include "kernels/vector_log-inl.h"
+#include "ops/binary_cross_entropy_with_logits/bce_with_logits_functors-inl.h"
 #include "ops/soft_margin_loss/soft_margin_loss_functor-inl.h"
 #include "reference.h"
 
@@ -45,6 +49,7 @@ struct TargetFunctions {
     ArrayFunction exp;
     ArrayFunction loss;
     ArrayFunction log;
+    ArrayFunction sigmoid;
 };
 // Filled by each target's namespace at static initialisation.
 inline std::vector<TargetFunctions>& Targets() {
@@ -77,8 +82,20 @@ void LogArrayOnThisTarget(const float* in, float* out, size_t count) {
         hn::StoreU(aclnn_cpu::kernels::HWY_NAMESPACE::VectorLog(d, hn::LoadU(d, in + i)), d, out + i);
 }
 
-const bool kRegistered =
-    (Targets().push_back({HWY_TARGET, &ExpArrayOnThisTarget, &LossArrayOnThisTarget, &LogArrayOnThisTarget}), true);
+void SigmoidArrayOnThisTarget(const float* in, float* out, size_t count) {
+    using aclnn_cpu::ops::binary_cross_entropy_with_logits::HWY_NAMESPACE::BinaryCrossEntropyWithLogitsGrad;
+    aclnn_cpu::kernels::FunctorParameters parameters{};
+    parameters.values[0] = 1.0f;  // the coefficient of none and sum
+    const BinaryCrossEntropyWithLogitsGrad<false> gradient(parameters);
+    const hn::ScalableTag<float> d;
+    const auto one = hn::Set(d, 1.0f);
+    for (size_t i = 0; i < count; i += hn::Lanes(d))
+        hn::StoreU(gradient(d, one, hn::LoadU(d, in + i), hn::Zero(d), one, one), d, out + i);
+}
+
+const bool kRegistered = (Targets().push_back({HWY_TARGET, &ExpArrayOnThisTarget, &LossArrayOnThisTarget,
+                                               &LogArrayOnThisTarget, &SigmoidArrayOnThisTarget}),
+                          true);
 
 }  // namespace exhaustive_math::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
@@ -140,6 +157,12 @@ constexpr FunctionRanges kLogRanges = {4,
                                          0.703125},
                                         {"x in [0.703125, 1.40625): |results| < 0.352", 0.703125, 1.40625},
                                         {"x in [1.40625, FLT_MAX]: results above 0.34", 1.40625, 3.5e38}}};
+
+// sigmoid: the gradient's y = 0 slope; its subnormal tail, its small side (e^x), and its side near 1.
+constexpr FunctionRanges kSigmoidRanges = {3,
+                                           {{"x in [-103.98, -87.34): subnormal results", -103.98, -87.3365447},
+                                            {"x in [-87.34, 0): results below 1/2", -87.3365447, 0.0},
+                                            {"x in [0, 16.7): results in [1/2, 1)", 0.0, 16.7}}};
 
 // Which range x falls in, or -1 (outside all: trivial results, or not reported).
 int RangeOf(const FunctionRanges& ranges, float x) {
@@ -339,6 +362,7 @@ bool CheckFunction(const char* name, double (*reference)(double), ArrayFunction 
 
 double Exp(double x) { return std::exp(x); }
 double Log(double x) { return std::log(x); }  // -inf for +-0, NaN for negatives
+double Sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 // The tests' float64 reference of the forward (tests/support/reference.h), with target 1: t itself.
 double Loss(double t) { return test_support::SoftMarginLossReference(t, 1.0).value; }
 
@@ -437,13 +461,13 @@ int main(int argc, char** argv) {
         } else if (std::strcmp(argv[i], "--function") == 0 && i + 1 < argc) {
             only = argv[++i];
         } else {
-            std::fprintf(stderr, "usage: %s [--function exp|loss|log] [--stride S]  (S >= 1; 1 checks every input)\n",
+            std::fprintf(stderr, "usage: %s [--function exp|loss|log|sigmoid] [--stride S]  (S >= 1; 1 checks every input)\n",
                          argv[0]);
             return 2;
         }
     }
-    if (stride == 0 || (!only.empty() && only != "exp" && only != "loss" && only != "log")) {
-        std::fprintf(stderr, "--stride must be at least 1; --function is exp, loss or log\n");
+    if (stride == 0 || (!only.empty() && only != "exp" && only != "loss" && only != "log" && only != "sigmoid")) {
+        std::fprintf(stderr, "--stride must be at least 1; --function is exp, loss, log or sigmoid\n");
         return 2;
     }
     std::vector<TargetFunctions> targets;
@@ -473,6 +497,9 @@ int main(int argc, char** argv) {
     }
     if (only.empty() || only == "log")
         ok &= CheckFunction("log", &Log, &TargetFunctions::log, kLogRanges, 0xffffffffu, stride, targets);
+    if (only.empty() || only == "sigmoid")
+        ok &= CheckFunction("sigmoid", &Sigmoid, &TargetFunctions::sigmoid, kSigmoidRanges, 0xffffffffu, stride,
+                            targets);
     return ok ? 0 : 1;
 }
 #endif  // HWY_ONCE

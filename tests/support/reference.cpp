@@ -160,7 +160,7 @@ const char* CheckElement(const ReferenceValue& reference, aclDataType promote, a
     }
     if (std::isnan(expected)) return reference.nan_acceptable ? "" : "expected NaN";
     if (reference.nonfinite_acceptable && std::isnan(expected)) return "";
-    const double promote_ulps = promote == ACL_FLOAT ? 8.0 : 1.0;
+    const double promote_ulps = promote == ACL_FLOAT ? reference.ulps : 1.0;
     if (std::isinf(expected) || std::isinf(got)) {
         if (got == expected) return "";
         // One side overflowed and the other did not: right only when the exact value lies within the

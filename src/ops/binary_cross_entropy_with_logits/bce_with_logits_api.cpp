@@ -63,9 +63,10 @@ aclnnStatus aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize(const aclTensor* s
             checks::OutShape(reduction != 0),
             checks::OutDoesNotOverlapItself(),
         };
-        request.describe = [reduction](const validation::ValidatedOperation&) {
-            return engine::ReducedLoss(kPhase2Name, &bce::ChooseLossKernel, reduction,
-                                       engine::MeanRule::kTimesReciprocal);
+        const bool weighted = weightOptional != nullptr || posWeightOptional != nullptr;
+        request.describe = [reduction, weighted](const validation::ValidatedOperation&) {
+            return engine::ReducedLoss(kPhase2Name, weighted ? &bce::ChooseWeightedLossKernel : &bce::ChooseLossKernel,
+                                       reduction, engine::MeanRule::kTimesReciprocal);
         };
         return engine::PlanElementwiseOperator(request);
     });

@@ -65,10 +65,11 @@ aclnnStatus aclnnBinaryCrossEntropyWithLogitsBackwardGetWorkspaceSize(
             checks::OutShape(false),
             checks::OutDoesNotOverlapItself(),
         };
-        request.describe = [reduction, self](const validation::ValidatedOperation&) {
+        const bool weighted = weightOptional != nullptr || posWeightOptional != nullptr;
+        request.describe = [reduction, self, weighted](const validation::ValidatedOperation&) {
             engine::ElementwiseDescription description;
             description.phase2_name = kPhase2Name;
-            description.choose_kernel = &bce::ChooseGradientKernel;
+            description.choose_kernel = weighted ? &bce::ChooseWeightedGradientKernel : &bce::ChooseGradientKernel;
             // CANN's tiling: 1.0f / max(1.0f, (float)numel(self)), in fp32.
             const float count = static_cast<float>(engine::ViewElementCount(*self));
             description.parameters.values[0] = reduction == 1 ? 1.0f / std::max(1.0f, count) : 1.0f;
