@@ -240,9 +240,10 @@ c10::optional<at::Tensor> RunRow(const aclnn_cpu::OperatorDescription& row, cons
     }
     // PyTorch's result dtype, as its kernel makes it.
     c10::ScalarType result_type = common;
-    if (row.aten_result == aclnn_cpu::AtenResultType::kSelf || row.aten_result == aclnn_cpu::AtenResultType::kOneDtype) {
+    using aclnn_cpu::AtenResultType;
+    if (row.aten_result == AtenResultType::kSelf || row.aten_result == AtenResultType::kOneDtype) {
         if (CannType(self.scalar_type())) result_type = self.scalar_type();
-    } else if (row.aten_result == aclnn_cpu::AtenResultType::kTarget) {
+    } else if (row.aten_result == AtenResultType::kTarget) {
         result_type = call.given[static_cast<size_t>(row.self_input + 1)].scalar_type();
         if (!CannType(result_type)) return c10::nullopt;  // PyTorch's in-place steps refuse it
     }

@@ -203,7 +203,8 @@ inline ReferenceElement BinaryCrossEntropyWithLogits(const double* in, const Ref
     int next = 2;
     const double w = call.Given(2) ? in[next++] : 1.0;
     const double pw = call.Given(3) ? in[next] : 1.0;
-    if (!std::isfinite(x) || !std::isfinite(y) || !std::isfinite(pw)) return BinaryCrossEntropyWithLogitsInDagOrder(x, y, w, pw);
+    if (!std::isfinite(x) || !std::isfinite(y) || !std::isfinite(pw))
+        return BinaryCrossEntropyWithLogitsInDagOrder(x, y, w, pw);
     const long double lx = x, ly = y, lw = w, lp = pw;
     const long double tail = std::log1p(std::exp(-std::fabs(lx)));
     const long double softplus_minus = tail + std::max(-lx, 0.0L), softplus_plus = tail + std::max(lx, 0.0L);

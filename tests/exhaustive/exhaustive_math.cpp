@@ -461,7 +461,8 @@ int main(int argc, char** argv) {
         } else if (std::strcmp(argv[i], "--function") == 0 && i + 1 < argc) {
             only = argv[++i];
         } else {
-            std::fprintf(stderr, "usage: %s [--function exp|loss|log|sigmoid] [--stride S]  (S >= 1; 1 checks every input)\n",
+            std::fprintf(stderr,
+                         "usage: %s [--function exp|loss|log|sigmoid] [--stride S]  (S >= 1; 1 checks every input)\n",
                          argv[0]);
             return 2;
         }

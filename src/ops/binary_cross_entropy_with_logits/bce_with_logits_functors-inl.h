@@ -23,6 +23,10 @@ HWY_BEFORE_NAMESPACE();
 namespace aclnn_cpu::ops::binary_cross_entropy_with_logits::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// The bound on |x| for e^-|x| in float64 (kernels::ExpOfModerate's range): past it, e^-|x| times any product of
+// fp32 weights (at most 2^256) is below fp32's smallest subnormal, as it is at 700.
+constexpr double kLargestExponent = 700.0;
+
 // CANN's DAG for the loss: ls = min(x, 0) - log1p(exp(-|x|)) (log sigmoid(x)); lw = (pw - 1) * y + 1; then
 // ((1 - y) * x - ls * lw) * weight, each step in fp32. For x < 0 its two leading terms cancel: (1 - y) x and
 // -lw min(x, 0) are of opposite signs and nearly equal, and the fp32 sum loses the small loss (109 ulp at x = -5,
@@ -76,7 +80,7 @@ struct BinaryCrossEntropyWithLogits {
         namespace k = kernels::HWY_NAMESPACE;
         const auto one = hn::Set(dd, 1.0);
         const auto half = hn::Set(dd, 0.5);
-        const auto e = k::ExpOfModerate(dd, hn::Neg(hn::Min(hn::Abs(x), hn::Set(dd, 200.0))));
+        const auto e = k::ExpOfModerate(dd, hn::Neg(hn::Min(hn::Abs(x), hn::Set(dd, kLargestExponent))));
         const auto f = k::ExpOfModerate(dd, hn::Neg(table_softplus));
         const auto q = hn::MulAdd(e, f, hn::Sub(f, one));
         const auto refined = hn::Add(table_softplus, hn::Mul(q, hn::NegMulAdd(q, half, one)));
@@ -89,17 +93,17 @@ struct BinaryCrossEntropyWithLogits {
     }
 };
 
-// CANN's DAG for the gradient: s = 1 / (exp(-x) + 1); p = pw * y; ((p + 1) - y) * s - p, times gradOutput,
-// times weight, times the mean's coefficient. Its slope is a difference that cancels: for y = 1 it is s - 1
-// (5,740 ulp off at x = 10 in fp32, 0 at x = 20), and for a soft label it vanishes where (1 - y) s(x) meets
-// p s(-x). The kernel evaluates the same value rearranged: with E = e^-|x| <= 1,
+// CANN's DAG for the gradient: s = 1 / (exp(-x) + 1); p = pw * y; ((p + 1) - y) * s - p, times gradOutput, times
+// weight, times the mean's coefficient. Its slope is a difference that cancels: for y = 1 it is s - 1 (5,740 ulp off at
+// x = 10 in fp32, 0 at x = 20), and for a soft label it vanishes where (1 - y) s(x) meets p s(-x). The kernel evaluates
+// the same value rearranged: with E = e^-|x| <= 1,
 //     slope = ((1 - y) - p E) / (1 + E) for x >= 0,   ((1 - y) E - p) / (1 + E) for x < 0
-// (the second is the first's numerator and denominator times e^x), in float64 (kernels/float64_evaluation-inl.h)
-// with the products of gradOutput, weight and the coefficient, rounded once: a hard label has no cancellation
-// left, and a soft one keeps the float64 precision its near-zero slope needs. |x| is clamped to 200, where every
-// fp32 result has reached its limit. The instance for a call without weights widens neither. Lanes whose result
-// is not finite, or whose x is not, take the DAG's own order in fp32 (the NPU's special values: an infinite y
-// gives NaN).
+// (the second is the first's numerator and denominator times e^x), in float64 (kernels/float64_evaluation-inl.h) with
+// the products of gradOutput, weight and the coefficient, rounded once: a hard label has no cancellation left, and a
+// soft one keeps the float64 precision its near-zero slope needs. |x| is clamped to 700, float64's range for e^-|x|:
+// beyond it e^-|x| times the largest product of fp32 factors still rounds to 0 in fp32. The instance for a call without
+// weights widens neither. Lanes whose result is not finite, or whose x is not, take the DAG's own order in fp32 (the
+// NPU's special values: an infinite y gives NaN).
 template <bool kWeighted>
 struct BinaryCrossEntropyWithLogitsGrad {
     static constexpr int kInputs = 5;  // gradOutput, self, target, weight, posWeight
@@ -146,7 +150,8 @@ struct BinaryCrossEntropyWithLogitsGrad {
     static HWY_INLINE hn::Vec<DD> ScaledSlope(DD dd, hn::Vec<DD> factor, hn::Vec<DD> x, hn::Vec<DD> y,
                                               hn::Vec<DD> weighted_y) {
         const auto one = hn::Set(dd, 1.0);
-        const auto e = kernels::HWY_NAMESPACE::ExpOfModerate(dd, hn::Neg(hn::Min(hn::Abs(x), hn::Set(dd, 200.0))));
+        const auto e =
+            kernels::HWY_NAMESPACE::ExpOfModerate(dd, hn::Neg(hn::Min(hn::Abs(x), hn::Set(dd, kLargestExponent))));
         const auto complement = hn::Sub(one, y);
         const auto numerator = hn::IfThenElse(hn::Lt(x, hn::Zero(dd)), hn::MulSub(complement, e, weighted_y),
                                               hn::NegMulAdd(weighted_y, e, complement));
