@@ -12,9 +12,13 @@ stay registered; each call reads the process-wide on/off flag, so toggling is sa
 Autograd stays PyTorch's where PyTorch has a kernel of the operator (its derivative of mse_loss calls
 mse_loss_backward, which is then ours too); for aten::l1_loss, which PyTorch decomposes into other operators,
 and aten::binary_cross_entropy_with_logits, whose derivative PyTorch computes from other operators, the
-override records aclnnL1LossBackward and aclnnBinaryCrossEntropyWithLogitsBackward as the derivatives. Each call goes through the C API exactly as
+override records aclnnL1LossBackward and aclnnBinaryCrossEntropyWithLogitsBackward as the derivatives; taken with
+create_graph=True, those keep CANN's values and carry the derivative of PyTorch's own formula, so Hessians and
+gradient penalties are PyTorch's. functorch's wrapped tensors reach the kernels unwrapped (docs/usage.md says which
+arithmetic each transform gets). Each call goes through the C API exactly as
 aclnn_cpu.mse_loss does (phase 1, workspace, phase 2, stream sync) on the tensors' own memory, into a result
-from PyTorch's allocator. Integer and bool inputs are promoted as PyTorch promotes them; what CANN has no
+from PyTorch's allocator. Integer and bool inputs are promoted as PyTorch promotes them, mixed floating dtypes
+follow PyTorch's rule for each operator (refused where PyTorch refuses them); what CANN has no
 kernel for (float64) or a parameter outside CANN's range (a negative beta) runs PyTorch's own kernel. Every
 process (every DistributedDataParallel rank) enables its own.
 """
