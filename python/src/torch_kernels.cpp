@@ -375,6 +375,7 @@ at::Tensor WithDerivativeOf(at::Tensor value, const at::Tensor& reference) {
 // PyTorch's while every first derivative keeps CANN's bits.
 class RowGradient final : public torch::autograd::Node {
 public:
+    // roles: the registered kernel's, which lives as long as the process (kernels are never deregistered).
     RowGradient(const aclnn_cpu::OperatorDescription& gradient_row, double target_factor, const RowArguments& call,
                 const c10::OperatorHandle& op, const std::vector<ArgumentRole>& roles, torch::jit::Stack arguments)
         : gradient_row_(gradient_row), target_factor_(target_factor), parameters_(call.parameters), op_(op),
@@ -446,7 +447,7 @@ private:
     double target_factor_;
     std::vector<double> parameters_;
     c10::OperatorHandle op_;
-    std::vector<ArgumentRole> roles_;
+    const std::vector<ArgumentRole>& roles_;
     torch::jit::Stack arguments_;  // the loss's arguments but its tensor inputs (saved_)
     std::vector<torch::autograd::SavedVariable> saved_;
 };
@@ -476,7 +477,7 @@ public:
                     result = RunRow(row_, call);
                 }
                 if (result.has_value()) {
-                    RecordGradient(op, call, torch::jit::last(*stack, roles_.size()).vec(), *result);
+                    RecordGradient(op, call, *stack, *result);
                     torch::jit::drop(*stack, roles_.size());
                     torch::jit::push(*stack, *result);
                     return;
@@ -503,14 +504,14 @@ private:
         return true;
     }
 
-    void RecordGradient(const c10::OperatorHandle& op, const RowArguments& call, torch::jit::Stack arguments,
+    void RecordGradient(const c10::OperatorHandle& op, const RowArguments& call, const torch::jit::Stack& stack,
                         at::Tensor& result) const {
         bool needs_gradient = false;
         for (const at::Tensor& input : call.given)
             needs_gradient = needs_gradient || (input.defined() && input.requires_grad());
         if (!needs_gradient || !at::GradMode::is_enabled()) return;
         auto node = std::shared_ptr<RowGradient>(new RowGradient(gradient_row_, row_.target_gradient_factor, call, op,
-                                                                 roles_, std::move(arguments)),
+                                                                 roles_, torch::jit::last(stack, roles_.size()).vec()),
                                                  torch::autograd::deleteNode);
         node->set_next_edges(torch::autograd::collect_next_edges(call.given));
         torch::autograd::set_history(result, node);

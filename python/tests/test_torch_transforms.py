@@ -84,7 +84,7 @@ def test_second_derivatives_are_pytorchs_and_first_ones_keep_canns_bits(name, re
 @pytest.mark.parametrize("name", LOSSES)
 def test_gradgradcheck_in_float32_against_pytorchs_float64(name):
     """torch.autograd.gradgradcheck's own comparison, run by hand: analytic second derivatives (override,
-    float32) against PyTorch's analytic float64 ones, for random incoming gradients."""
+    float32) against PyTorch's analytic float64 ones: the Hessian of each reduction's sum."""
     x, y = inputs_of(name, seed=3, shape=(4, 3))
     for reduction in REDUCTIONS:
         def f(a, b):

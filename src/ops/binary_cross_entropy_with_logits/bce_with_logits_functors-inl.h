@@ -27,6 +27,12 @@ namespace hn = hwy::HWY_NAMESPACE;
 // fp32 weights (at most 2^256) is below fp32's smallest subnormal, as it is at 700.
 constexpr double kLargestExponent = 700.0;
 
+// e^-|x| in float64, |x| clamped to kLargestExponent.
+template <class DD>
+HWY_INLINE hn::Vec<DD> ExpOfMinusMagnitude(DD dd, hn::Vec<DD> x) {
+    return kernels::HWY_NAMESPACE::ExpOfModerate(dd, hn::Neg(hn::Min(hn::Abs(x), hn::Set(dd, kLargestExponent))));
+}
+
 // CANN's DAG for the loss: ls = min(x, 0) - log1p(exp(-|x|)) (log sigmoid(x)); lw = (pw - 1) * y + 1; then
 // ((1 - y) * x - ls * lw) * weight, each step in fp32. For x < 0 its two leading terms cancel: (1 - y) x and
 // -lw min(x, 0) are of opposite signs and nearly equal, and the fp32 sum loses the small loss (109 ulp at x = -5,
@@ -80,7 +86,7 @@ struct BinaryCrossEntropyWithLogits {
         namespace k = kernels::HWY_NAMESPACE;
         const auto one = hn::Set(dd, 1.0);
         const auto half = hn::Set(dd, 0.5);
-        const auto e = k::ExpOfModerate(dd, hn::Neg(hn::Min(hn::Abs(x), hn::Set(dd, kLargestExponent))));
+        const auto e = ExpOfMinusMagnitude(dd, x);
         const auto f = k::ExpOfModerate(dd, hn::Neg(table_softplus));
         const auto q = hn::MulAdd(e, f, hn::Sub(f, one));
         const auto refined = hn::Add(table_softplus, hn::Mul(q, hn::NegMulAdd(q, half, one)));
@@ -150,8 +156,7 @@ struct BinaryCrossEntropyWithLogitsGrad {
     static HWY_INLINE hn::Vec<DD> ScaledSlope(DD dd, hn::Vec<DD> factor, hn::Vec<DD> x, hn::Vec<DD> y,
                                               hn::Vec<DD> weighted_y) {
         const auto one = hn::Set(dd, 1.0);
-        const auto e =
-            kernels::HWY_NAMESPACE::ExpOfModerate(dd, hn::Neg(hn::Min(hn::Abs(x), hn::Set(dd, kLargestExponent))));
+        const auto e = ExpOfMinusMagnitude(dd, x);
         const auto complement = hn::Sub(one, y);
         const auto numerator = hn::IfThenElse(hn::Lt(x, hn::Zero(dd)), hn::MulSub(complement, e, weighted_y),
                                               hn::NegMulAdd(weighted_y, e, complement));

@@ -1,5 +1,5 @@
-// The kernel choosers of aclnnBinaryCrossEntropyWithLogits and its backward (the functors are in the .cpp, for
-// every SIMD target). Both read every input: an absent weight or posWeight as ones (the engine binds them); the
+// The kernel choosers of aclnnBinaryCrossEntropyWithLogits and its backward (the functors are in
+// bce_with_logits_functors-inl.h, compiled for every SIMD target by the .cpp). Both read every input: an absent weight or posWeight as ones (the engine binds them); the
 // plain instances are for a call with neither, and ignore them (the Weighted ones take any).
 #pragma once
 
