@@ -56,7 +56,7 @@ std::vector<FamilyForm> FamilyForms(const aclnn_cpu::OperatorDescription& row) {
     for (const bool optional_given : {true, false}) {
         if (!optional_given && !has_optional) continue;  // none to leave out
         for (const bool hard_labels : {false, true}) {
-            if (hard_labels && (row.result == aclnn_cpu::ResultRule::kGradient || !aclnn_cpu::TakesProbabilityLabels(row))) continue;
+            if (hard_labels && (aclnn_cpu::IsGradient(row) || !aclnn_cpu::TakesProbabilityLabels(row))) continue;
             std::string description = optional_given ? "" : "no optional inputs";
             if (hard_labels) description += description.empty() ? "hard labels" : ", hard labels";
             forms.push_back({optional_given, hard_labels, !optional_given || !has_optional,
@@ -329,7 +329,7 @@ int main(int argc, char** argv) {
                         });
                     };
                     const std::string base = std::string("family/") + row.name + "/" + form.prefix;
-                    if (row.result == aclnn_cpu::ResultRule::kGradient) {
+                    if (aclnn_cpu::IsGradient(row)) {
                         pair(base + "mean_vs_loop", table_op(1), loop(reads), true);
                         continue;
                     }
@@ -359,7 +359,7 @@ int main(int argc, char** argv) {
         // rows' traffic for the logits forms): a gradient's mean, a loss under none.
         for (const aclnn_cpu::OperatorDescription& row : aclnn_cpu::kOperators) {
             const int reads = aclnn_cpu::ReadInputCount(row, false);
-            const int64_t reduction = row.result == aclnn_cpu::ResultRule::kGradient ? 1 : 0;
+            const int64_t reduction = aclnn_cpu::IsGradient(row) ? 1 : 0;
             for (const FamilyForm& form : FamilyForms(row)) {
                 if (!form.fewest_reads) continue;
                 Factory a = [=, &row] { return bench::MakeTableOperator(row, reduction, n, 1, false, form.hard_labels); };
@@ -385,7 +385,7 @@ int main(int argc, char** argv) {
             const std::string base = std::string("family/") + row.name + "/" + form.prefix;
             const std::string reads = std::to_string(aclnn_cpu::ReadInputCount(row, form.optional_given)) + "-read";
             const std::string name = std::string(row.api_name) + form.description;
-            if (row.result == aclnn_cpu::ResultRule::kGradient) {
+            if (aclnn_cpu::IsGradient(row)) {
                 family.push_back(
                     {base + "mean_vs_loop", name + " mean, f32 / " + reads + " 1-write loop (bytes/s)", ">= 0.90", 0.9});
                 continue;
@@ -402,7 +402,7 @@ int main(int argc, char** argv) {
             if (!form.fewest_reads) continue;
             family_headroom.push_back({HeadroomPair(row, form),
                                        std::string("compute headroom: ") + row.api_name + form.description +
-                                           (row.result == aclnn_cpu::ResultRule::kGradient ? " mean" : " none") +
+                                           (aclnn_cpu::IsGradient(row) ? " mean" : " none") +
                                            " / loop of its traffic, in cache (bytes/s)",
                                        "(info)", 0.0});
         }

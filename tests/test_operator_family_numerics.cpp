@@ -104,6 +104,7 @@ struct Call {
 
 // out's dims for the broadcast shape, by the row's rule.
 std::vector<int64_t> OutDims(const Call& call, const std::vector<int64_t>& shape) {
+    if (call.row->result == ResultRule::kGradientOfSelf) return call.inputs[call.row->self_input]->spec().dims;
     if (!call.reduced()) return shape;
     if (call.row->result == ResultRule::kLoss) return {};
     return shape.empty() ? shape : std::vector<int64_t>(shape.begin() + 1, shape.end());
@@ -133,28 +134,34 @@ std::string Verify(const Call& call, const std::vector<uint8_t>& out_before) {
     const RowCall reference = call.ReferenceCall();
     const std::vector<const DeviceTensor*> present = call.Present();
     auto element = [&](const std::vector<double>& values) { return RowElementReference(reference, values.data()); };
-    if (!call.reduced())
-        return VerifyElementwise(present, element, call.out->spec(), call.out->Download(), out_before);
     const std::vector<int64_t> shape = call.BroadcastShape();
-    const bool over_first_dim = call.row->result == ResultRule::kLossOverFirstDim;
-    const int64_t columns = over_first_dim ? NumElements(OutDims(call, shape)) : 1;
-    const int64_t rows = over_first_dim ? (shape.empty() ? 1 : shape[0]) : NumElements(shape);
+    const std::vector<int64_t> out_dims = OutDims(call, shape);
+    // A result summed back to out's shape: each element rounded to the promote type, then summed per out element.
+    const bool summed_back = call.reduced() ? call.row->result == ResultRule::kLossOverFirstDim : out_dims != shape;
+    if (!call.reduced() && !summed_back)
+        return VerifyElementwise(present, element, call.out->spec(), call.out->Download(), out_before);
+    const int64_t columns = summed_back ? NumElements(out_dims) : 1;
+    const int64_t rows = columns > 0 ? NumElements(shape) / columns : 0;
     const aclDataType promote = call.Promote();
     std::vector<ReducedLossReference> sums(static_cast<size_t>(columns));
-    int64_t linear = 0;
+    const std::vector<int64_t> out_strides = ContiguousStrides(out_dims);
     std::vector<double> values(present.size());
     ForEachIndex(shape, [&](const std::vector<int64_t>& index) {
         for (size_t k = 0; k < present.size(); ++k)
             values[k] = present[k]->HostValue(present[k]->StorageIndex(BroadcastIndex(index, present[k]->spec().dims)));
         const ReferenceValue term = element(values);
-        ReducedLossReference& sum = sums[static_cast<size_t>(linear % columns)];
-        if (over_first_dim)
+        int64_t column = 0;
+        if (summed_back) {
+            const std::vector<int64_t> at = BroadcastIndex(index, out_dims);
+            for (size_t d = 0; d < at.size(); ++d) column += at[d] * out_strides[d];
+        }
+        ReducedLossReference& sum = sums[static_cast<size_t>(column)];
+        if (summed_back)
             sum.AddRounded(term, promote);
         else
             sum.Add(term);
-        ++linear;
     });
-    if (over_first_dim && rows == 0) {  // an empty first dim writes nothing (CANN returns early)
+    if (call.reduced() && summed_back && rows == 0) {  // an empty first dim writes nothing (CANN returns early)
         return call.out->Download() == out_before ? "" : "an empty first dim wrote out";
     }
     const std::vector<uint8_t> storage = call.out->Download();
@@ -168,7 +175,8 @@ std::string Verify(const Call& call, const std::vector<uint8_t>& out_before) {
         const double got = DecodeElement(storage.data() + at * ElementSize(spec.type), spec.type);
         double expected = 0;
         const char* problem =
-            sums[static_cast<size_t>(column)].Check(rows, call.reduction() == 1, promote, spec.type, got, &expected);
+            sums[static_cast<size_t>(column)].Check(rows, call.reduced() && call.reduction() == 1, promote, spec.type,
+                                                    got, &expected);
         if (problem[0] != '\0' && failure.empty())
             failure = std::string(problem) + ": column " + std::to_string(column) + " got " + std::to_string(got) +
                       " expected " + std::to_string(expected);
@@ -212,7 +220,7 @@ protected:
             }
             const bool whole = k == full || r.inputs[k].shape == aclnn_cpu::InputShape::kSameAsSelf;
             std::vector<int64_t> dims = whole ? shape : RandomBroadcastableTo(shape, rng);
-            if (k == 0 && r.result == ResultRule::kGradient && rng() % 4 == 0) dims = {};  // a 0-d incoming gradient
+            if (k == 0 && aclnn_cpu::IsGradient(r) && rng() % 4 == 0) dims = {};  // a 0-d incoming gradient
             const TensorSpec spec = layouts ? RandomLayout(dims, types[k], rng, input_options) : Dense(dims, types[k]);
             const aclnn_cpu::ValueDomain domain = r.inputs[k].domain;
             call.inputs.push_back(std::make_unique<DeviceTensor>(spec, rng, [&](std::mt19937_64& g) {
@@ -303,6 +311,9 @@ TEST_P(Rows, EmptyInputs) {
                 } else {
                     EXPECT_EQ(got, 0.0) << Describe(call);
                 }
+            } else if (NumElements(call.out->spec().dims) > 0) {  // summed back from nothing: zeros
+                const std::string failure = Verify(call, before);
+                EXPECT_TRUE(failure.empty()) << failure << Describe(call);
             } else {
                 EXPECT_EQ(call.out->Download(), before) << "an empty call wrote out\n" << Describe(call);
             }
@@ -370,7 +381,7 @@ TEST_P(LabelRows, HardLabelsKeepTheirBitsBesideSoftOnes) {
         const std::vector<int64_t> shape = {static_cast<int64_t>(rng() % 20 + 3), static_cast<int64_t>(rng() % 700 + 50)};
         Call call = RandomCall(rng, shape, [](aclnn_cpu::ValueDomain d, std::mt19937_64& g) { return DomainValue(d, g); },
                                false);
-        if (r.result != ResultRule::kGradient) {  // reduction none, for elementwise results: out of the whole shape
+        if (!aclnn_cpu::IsGradient(r)) {  // reduction none, for elementwise results: out of the whole shape
             call.parameters[0] = 0;
             call.out = std::make_unique<DeviceTensor>(Dense(OutDims(call, call.BroadcastShape()), call.out->spec().type),
                                                       rng, Uniform{1.0}, 3);
@@ -378,7 +389,7 @@ TEST_P(LabelRows, HardLabelsKeepTheirBitsBesideSoftOnes) {
         std::vector<int> labels;
         for (int k = 0; k < r.input_count; ++k)
             if (call.inputs[k] && aclnn_cpu::IsProbabilityLabel(r, k) && call.inputs[k]->spec().dims == shape) labels.push_back(k);
-        if (labels.empty() || call.BroadcastShape() != shape) continue;
+        if (labels.empty() || call.BroadcastShape() != shape || call.out->spec().dims != shape) continue;
         ++cases;
         for (int k : labels) {
             for (int64_t i = 0; i < NumElements(shape); ++i) call.inputs[k]->SetStorage(i, static_cast<double>(rng() % 2));

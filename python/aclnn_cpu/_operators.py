@@ -27,7 +27,8 @@ class InputInfo:
         self.aten_name = aten_name
         self.optional = bool(optional)
         self.domain = _core.VALUE_DOMAINS[domain]  # "real", "sign_label", "gradient", "probability", "weight"
-        # "broadcast" (with the others), "same_as_self" (exactly self's shape), "to_self" (to self's, no larger)
+        # "broadcast" (with the others), "same_as_self" (exactly self's shape), "to_self" (to self's, no larger),
+        # "to_broadcast" (to the others' broadcast shape, no larger)
         self.shape = shape
 
 
@@ -67,7 +68,7 @@ class OperatorInfo:
         self.inputs = tuple(InputInfo(**i) for i in row["inputs"])
         self.self_input = row["self_input"]
         self.parameters = tuple(ParameterInfo(**p) for p in row["parameters"])
-        self.result = row["result"]  # "loss", "gradient", "loss_over_first_dim"
+        self.result = row["result"]  # "loss", "gradient", "loss_over_first_dim", "gradient_of_self"
         self.inputs_share_dtype = row["inputs_share_dtype"]  # CANN requires one dtype for the inputs
         self.aten_name = row["aten_name"]
         self.out_dtype_input = row["out_dtype_input"]  # out's dtype must be this input's (CANN), or -1
@@ -81,14 +82,16 @@ class OperatorInfo:
         """The inputs as Python (and PyTorch) spell them: gradOutput -> grad_output."""
         return tuple(i.python_name for i in self.inputs)
 
-    def result_shape(self, input_shapes, reduction):
-        """out's shape for these input shapes and reduction value."""
+    def result_shape(self, input_shapes, reduction, self_shape=None):
+        """out's shape for these input shapes and reduction value (self_shape: self's, where out may take it)."""
+        if self.result == "gradient_of_self" and self_shape is not None:
+            return tuple(self_shape)  # the gradient over the broadcast shape, summed back to self's
         try:
             shape = tuple(np.broadcast_shapes(*input_shapes))
         except ValueError:
             # Shapes that do not broadcast: the C API names them (161002); out takes the first input's shape.
             return tuple(input_shapes[0])
-        if self.result == "gradient" or reduction == 0:
+        if self.result in ("gradient", "gradient_of_self") or reduction == 0:
             return shape
         if self.result == "loss":
             return ()
@@ -153,8 +156,12 @@ def run_operator(name, values, parameters=None, out_dtype=None):
     # An empty input can leave out unwritten (aclnnMseLossOut writes nothing then, as CANN): the result is then
     # zeros, never the allocator's leftovers.
     empty_input = any(0 in op.shape for op in present)
-    result, out = _allocate_result(kind, info.result_shape([op.shape for op in present], reduction), acl_type,
-                                   empty_input)
+    self_operand = inputs[info.self_input]
+    shape = info.result_shape([op.shape for op in present], reduction,
+                              None if self_operand is None else self_operand.shape)
+    # A gradient summed back from an empty broadcast shape is zeros (written); an empty input can otherwise leave
+    # out unwritten.
+    result, out = _allocate_result(kind, shape, acl_type, empty_input)
     _core.run(name, [None if op is None else op.spec() for op in inputs], out.spec(), doubles,
               host_regions(present + [out]))
     return result

@@ -106,7 +106,7 @@ PYBIND11_MODULE(_core, module) {
         py::list table;
         for (const aclnn_cpu::OperatorDescription& row : aclnn_cpu::kOperators) {
             py::list inputs, parameters;
-            static const char* const kShapes[] = {"broadcast", "same_as_self", "to_self"};
+            static const char* const kShapes[] = {"broadcast", "same_as_self", "to_self", "to_broadcast"};
             for (int i = 0; i < row.input_count; ++i) {
                 const aclnn_cpu::InputDescription& input = row.inputs[i];
                 inputs.append(py::dict(py::arg("name") = input.name,
@@ -125,7 +125,7 @@ PYBIND11_MODULE(_core, module) {
                     py::arg("default") = parameter.default_value, py::arg("minimum") = parameter.minimum,
                     py::arg("maximum") = parameter.maximum));
             }
-            static const char* const kResults[] = {"loss", "gradient", "loss_over_first_dim"};
+            static const char* const kResults[] = {"loss", "gradient", "loss_over_first_dim", "gradient_of_self"};
             table.append(py::dict(py::arg("name") = row.name, py::arg("api_name") = row.api_name,
                                   py::arg("summary") = row.summary, py::arg("inputs") = inputs,
                                   py::arg("self_input") = row.self_input, py::arg("parameters") = parameters,

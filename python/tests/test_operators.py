@@ -68,6 +68,8 @@ def usable_layout(name, layout, full=(24, 40)):
     """layout, with a whole-shape view for self and each input the row ties to self's exact shape."""
     info = _operators.OPERATORS[name]
     tied = [k == info.self_input or i.shape == "same_as_self" for k, i in enumerate(info.inputs)]
+    if any(i.shape == "to_broadcast" for i in info.inputs):  # the last input gives the shape the others reach
+        tied = [k == len(info.inputs) - 1 for k in range(len(info.inputs))]
     if not any(i.shape != "broadcast" for i in info.inputs):
         return layout
     same = lambda b: b  # noqa: E731
@@ -81,7 +83,7 @@ def expect_same_bits(name, bases, views, types, reduction, out_type=None):
     keywords = {p.python_name: PARAMETERS[p.python_name] for p in info.parameters if p.python_name in PARAMETERS}
     got = function(*(as_python(v, t) for v, t in zip(views, types)), reduction=reduction, out_dtype=out_type,
                    **keywords)
-    shape = info.result_shape([v.shape for v in views], reduction)
+    shape = info.result_shape([v.shape for v in views], reduction, views[info.self_input].shape)
     result_type = result_type_of(name, types) if out_type is None else out_type
     out = np.zeros(shape, dtype=STORAGE[result_type])
     parameters = [reduction if p.name == "reduction" else keywords.get(p.python_name, p.python_default())
@@ -301,3 +303,22 @@ def test_an_empty_first_dim_gives_zeros_not_leftovers(name):
     for reduction in ("mean", "sum"):
         got = function(*[np.ones((0, 5), np.float32)] * arity, reduction=reduction)
         assert got.shape == (5,) and not np.any(np.asarray(got))
+
+
+@pytest.mark.parametrize("log_target", [False, True])
+def test_kl_div_backward_sums_a_larger_target_back_to_self(log_target):
+    """A target that enlarges self's shape: CANN computes the gradient over the broadcast shape and ReduceSums it
+    back to self's; each element rounded to fp32 first, the sum rounded once."""
+    rng = np.random.default_rng(12)
+    grad = rng.uniform(-2, 2, (5, 1, 7)).astype(np.float32)
+    self_ = np.zeros((3, 1), np.float32)  # only its shape is read
+    target = rng.uniform(0, 1, (5, 3, 7)).astype(np.float32)
+    for reduction, scale in (("none", 1.0), ("mean", np.float32(1.0 / target.size))):
+        got = aclnn_cpu.kl_div_backward(grad, self_, target, reduction=reduction, log_target=log_target)
+        assert got.shape == (3, 1) and got.dtype == np.float32
+        t = np.exp(target.astype(np.float64)) if log_target else target.astype(np.float64)
+        elements = (-(t * grad) * np.float64(scale)).astype(np.float32).astype(np.float64)
+        expected = elements.sum(axis=(0, 2)).reshape(3, 1).astype(np.float32)
+        # Each fp32 element within an ulp or two of the float64 one (CANN's exp, the mean's scale).
+        bound = 2.0 ** -22 * np.abs(elements).sum(axis=(0, 2)).reshape(3, 1)
+        assert np.all(np.abs(got - expected) <= bound), (got, expected)

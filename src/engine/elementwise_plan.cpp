@@ -111,38 +111,64 @@ int64_t ElementCount(const std::vector<int64_t>& shape) {
 ElementwisePlan::ElementwisePlan(const ElementwiseDescription& description, std::vector<PlanOperand> operands,
                                  const std::vector<int64_t>& validated_shape)
     : phase2_name_(description.phase2_name), operands_(std::move(operands)), mean_(description.mean),
-      sum_over_first_dim_(description.sum_over_first_dim) {
-    // A 0-d shape summed over its first dim is one row of one column.
-    const std::vector<int64_t> broadcast_shape =
-        sum_over_first_dim_ && validated_shape.empty() ? std::vector<int64_t>{1} : validated_shape;
+      sum_back_(description.sum_back), empty_sum_writes_zero_(description.empty_sum_writes_zero) {
+    // A 0-d shape summed back is one row of one column.
+    const std::vector<int64_t> validated_dims =
+        sum_back_ && validated_shape.empty() ? std::vector<int64_t>{1} : validated_shape;
     config_.num_inputs = static_cast<int>(operands_.size()) - 1;
     config_.output = description.output;
     config_.input_scale = description.input_scale;
     config_.parameters = description.parameters;
+    const int out = output_index();
+    // Summing back, S is walked with its summed dims first, in S's order, then out's: the rows, then the columns.
+    std::vector<size_t> order(validated_dims.size());
+    for (size_t d = 0; d < order.size(); ++d) order[d] = d;
+    std::vector<int64_t> columns_dims, out_column_strides;
+    if (sum_back_) {
+        const std::vector<int64_t>& out_dims = operands_[out].tensor->view_dims;
+        const size_t lead = validated_dims.size() - std::min(out_dims.size(), validated_dims.size());
+        std::vector<size_t> summed, kept;
+        for (size_t d = 0; d < validated_dims.size(); ++d) {
+            const bool in_out = d >= lead && !(out_dims[d - lead] == 1 && validated_dims[d] != 1);
+            (in_out ? kept : summed).push_back(d);
+            if (in_out) {
+                columns_dims.push_back(validated_dims[d]);
+                out_column_strides.push_back(operands_[out].tensor->strides[d - lead]);
+            }
+        }
+        order = summed;
+        order.insert(order.end(), kept.begin(), kept.end());
+    }
+    std::vector<int64_t> broadcast_shape(order.size());
+    for (size_t d = 0; d < order.size(); ++d) broadcast_shape[d] = validated_dims[order[d]];
     std::array<std::vector<int64_t>, kMaxOperands> strides;
     std::array<int64_t, kMaxOperands> sizes{};
     for (size_t k = 0; k < operands_.size(); ++k) {
         const PlanOperand& operand = operands_[k];
         config_.types[k] = ToElementType(operand.ones_type >= 0 ? operand.ones_type : operand.tensor->data_type);
         sizes[k] = kernels::ElementSize(config_.types[k]);
-        strides[k] = operand.ones_type >= 0 ? std::vector<int64_t>(broadcast_shape.size(), 0)
-                                            : BroadcastStrides(*operand.tensor, broadcast_shape);
+        if (operand.ones_type >= 0) {
+            strides[k] = std::vector<int64_t>(broadcast_shape.size(), 0);
+        } else if (static_cast<int>(k) != out || !sum_back_) {
+            const std::vector<int64_t> natural = BroadcastStrides(*operand.tensor, validated_dims);
+            strides[k].resize(order.size());
+            for (size_t d = 0; d < order.size(); ++d) strides[k][d] = natural[order[d]];
+        }
     }
-    const int out = output_index();
-    if (sum_over_first_dim_) {
-        // The kernels store into a dense fp32 buffer in S's row-major order (element (i, j) at i * columns + j),
-        // and out (S without its first dim) is written from the columns' sums at the end.
+    if (sum_back_) {
+        // The kernels store into a dense fp32 buffer in the walk's row-major order (row i, column j at
+        // i * columns + j), and out is written from the columns' sums at the end.
         reduced_out_type_ = config_.types[out];
-        first_dim_ = broadcast_shape[0];
-        const std::vector<int64_t> columns_dims(broadcast_shape.begin() + 1, broadcast_shape.end());
         columns_ = ElementCount(columns_dims);
+        summed_rows_ = ElementCount(std::vector<int64_t>(broadcast_shape.begin(),
+                                                         broadcast_shape.end() - static_cast<long>(columns_dims.size())));
         std::array<std::vector<int64_t>, kMaxOperands> column_strides;
         column_strides[0] = RowMajorStrides(columns_dims);
-        column_strides[1] = operands_[out].tensor->strides;
+        column_strides[1] = out_column_strides;
         column_shape_ = BuildIterationShape(columns_dims, column_strides, {8, sizes[out]}, 0);
         config_.types[out] = ElementType::kFloat32;
     }
-    if (config_.output == OutputMode::kSum || sum_over_first_dim_) {
+    if (config_.output == OutputMode::kSum || sum_back_) {
         // The sum visits S in its row-major order, whatever the inputs' layouts: a dense fp32 "output" orders
         // the iteration, and out itself is written once at the end.
         strides[out] = RowMajorStrides(broadcast_shape);
@@ -152,10 +178,10 @@ ElementwisePlan::ElementwisePlan(const ElementwiseDescription& description, std:
     for (int k = 1; k < config_.num_inputs; ++k) config_.promote = Promote(config_.promote, config_.types[k]);
     if (description.promote_type >= 0) config_.promote = ToElementType(description.promote_type);
     shape_ = BuildIterationShape(broadcast_shape, strides, sizes, out);
-    config_.stream_stores = config_.output == OutputMode::kStore && !sum_over_first_dim_ &&
+    config_.stream_stores = config_.output == OutputMode::kStore && !sum_back_ &&
                             shape_.numel * kernels::ElementSize(config_.out_type()) >= kStreamingBytes;
     kernel_ = description.choose_kernel(config_, Fusable(config_, shape_));
-    if (sum_over_first_dim_ && description.choose_column_sum_kernel != nullptr)
+    if (sum_back_ && description.choose_column_sum_kernel != nullptr)
         column_sum_kernel_ = description.choose_column_sum_kernel(config_, Fusable(config_, shape_));
 }
 
@@ -181,7 +207,7 @@ aclnnStatus ElementwisePlan::ResolveAddresses(const char* caller, OperandPointer
         (*bases)[k] = data;
         // Addresses nothing: an empty view, or any operand of an empty elementwise result (a sum still writes
         // its 0-d out).
-        const bool written_sum = summing && k == output_index();
+        const bool written_sum = (summing || (sum_back_ && empty_sum_writes_zero_)) && k == output_index();
         if (extent.numel == 0 || (shape_.numel == 0 && !written_sum)) continue;
         if (data == nullptr) {
             SetErrorMessage(aclnn_cpu::kAclnnParameterError,
@@ -213,7 +239,7 @@ aclnnStatus ElementwisePlan::ResolveAddresses(const char* caller, OperandPointer
 
 bool ElementwisePlan::OutNeedsStaging(const OperandPointers& bases) const {
     // A sum writes out after reading every input.
-    if (config_.output != OutputMode::kStore || sum_over_first_dim_) return false;
+    if (config_.output != OutputMode::kStore || sum_back_) return false;
     const int out = output_index();
     const validation::ViewExtent& out_extent = operands_[out].extent;
     const char* out_begin = bases[out];
@@ -305,12 +331,12 @@ int64_t ElementwisePlan::RowChunks() const {
     // Rows are cut into chunks only where the columns are few (their partial sums then stay within 2 MiB):
     // many columns give the threads blocks enough.
     constexpr int64_t kRowChunks = 16, kMostChunkedColumns = 16384;
-    if (columns_ > kMostChunkedColumns || first_dim_ <= 1) return 1;
-    const int64_t chunk_rows = (first_dim_ + kRowChunks - 1) / kRowChunks;
-    return (first_dim_ + chunk_rows - 1) / chunk_rows;
+    if (columns_ > kMostChunkedColumns || summed_rows_ <= 1) return 1;
+    const int64_t chunk_rows = (summed_rows_ + kRowChunks - 1) / kRowChunks;
+    return (summed_rows_ + chunk_rows - 1) / chunk_rows;
 }
 
-void ElementwisePlan::SumOverFirstDim(const OperandPointers& bases, double* sums, int threads) const {
+void ElementwisePlan::SumBack(const OperandPointers& bases, double* sums, int threads) const {
     // The work is cut into units of (a chunk of rows, a block of columns) that threads share; both cuts depend on
     // the shape alone. Within a unit the kernel computes `rows_per_pass` rows at a time into an L1 buffer (one
     // row when the columns fill a block, several when they are few), and each column adds its rows' values as
@@ -318,19 +344,22 @@ void ElementwisePlan::SumOverFirstDim(const OperandPointers& bases, double* sums
     // order. The same bits for any thread count.
     constexpr int64_t kColumnBlock = 2048, kPassElements = 8192;
     const int64_t columns = columns_;
+    if (columns == 0) return;  // an empty out
     const int64_t block_columns = std::min(columns, kColumnBlock);
     const int64_t rows_per_pass = block_columns == columns ? std::max<int64_t>(1, kPassElements / columns) : 1;
     const int64_t blocks = (columns + block_columns - 1) / block_columns;
     const int64_t row_chunks = RowChunks();
-    const int64_t chunk_rows = (first_dim_ + row_chunks - 1) / row_chunks;
-    const int64_t units = blocks * row_chunks;
+    // No rows (an empty S summed back where CANN's ReduceSum runs): every column's sum is 0.
+    const int64_t chunk_rows = std::max<int64_t>(1, (summed_rows_ + row_chunks - 1) / row_chunks);
+    const int64_t units = summed_rows_ > 0 ? blocks * row_chunks : 0;
+    if (units == 0) std::fill(sums, sums + columns, 0.0);
     ParallelSlicesAligned(units, threads, std::max<int64_t>(1, kGrainElements / (block_columns * chunk_rows)), 1,
                           [&](int64_t first_unit, int64_t end_unit) {
         float values[kPassElements];
         for (int64_t unit = first_unit; unit < end_unit; ++unit) {
             const int64_t chunk = unit / blocks, block = unit % blocks;
             const int64_t j0 = block * block_columns, j1 = std::min(columns, j0 + block_columns);
-            const int64_t row_end = std::min(first_dim_, (chunk + 1) * chunk_rows);
+            const int64_t row_end = std::min(summed_rows_, (chunk + 1) * chunk_rows);
             double* column_sums = sums + chunk * columns + j0;
             std::fill(column_sums, column_sums + (j1 - j0), 0.0);
             if (column_sum_kernel_ != nullptr) {
@@ -366,13 +395,13 @@ void ElementwisePlan::SumOverFirstDim(const OperandPointers& bases, double* sums
     // type and out's dtype.
     const OperandPointers copy_bases = {reinterpret_cast<char*>(sums), bases[output_index()], nullptr, nullptr,
                                         nullptr, nullptr};
-    const float reciprocal = static_cast<float>(1.0 / static_cast<double>(first_dim_));
+    const float reciprocal = static_cast<float>(1.0 / static_cast<double>(summed_rows_));
     ForEachRow(column_shape_, copy_bases, 0, column_shape_.numel, [&](const OperandPointers& row, int64_t n) {
         const int64_t from_stride = column_shape_.inner_stride(0), to_stride = column_shape_.inner_stride(1);
         for (int64_t i = 0; i < n; ++i) {
             float value = static_cast<float>(*reinterpret_cast<const double*>(row[0] + i * from_stride));
             if (mean_ == MeanRule::kTimesReciprocal) value *= reciprocal;
-            if (mean_ == MeanRule::kDividedByCount) value /= static_cast<float>(first_dim_);
+            if (mean_ == MeanRule::kDividedByCount) value /= static_cast<float>(summed_rows_);
             kernels::StoreFromFloat(reduced_out_type_, row[1] + i * to_stride, kernels::RoundTo(config_.promote, value));
         }
     });
@@ -407,13 +436,13 @@ aclnnStatus ElementwisePlan::Bind(void* workspace, uint64_t workspace_size, rt::
         return ACLNN_SUCCESS;
     }
 
-    if (shape_.numel == 0) {
+    if (shape_.numel == 0 && !(sum_back_ && empty_sum_writes_zero_)) {
         // Nothing to compute (an empty first dim leaves out as it was, as CANN's op_api returns early), but keep
         // the stream's order observable.
         *task = [] { return ACL_SUCCESS; };
         return ACLNN_SUCCESS;
     }
-    if (sum_over_first_dim_) {
+    if (sum_back_) {
         *task = [plan, bases, threads]() -> aclError {
             std::unique_ptr<double[]> sums(
                 new (std::nothrow) double[static_cast<size_t>(plan->columns_ * plan->RowChunks())]);
@@ -422,7 +451,7 @@ aclnnStatus ElementwisePlan::Bind(void* workspace, uint64_t workspace_size, rt::
                                 plan->phase2_name_, static_cast<long long>(plan->columns_));
                 return ACL_ERROR_RT_MEMORY_ALLOCATION;
             }
-            plan->SumOverFirstDim(bases, sums.get(), threads);
+            plan->SumBack(bases, sums.get(), threads);
             return ACL_SUCCESS;
         };
         return ACLNN_SUCCESS;

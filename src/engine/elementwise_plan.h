@@ -39,12 +39,16 @@ struct ElementwiseDescription {
     kernels::OutputMode output = kernels::OutputMode::kStore;
     float input_scale = 1.0f;              // for the functor's scaled input (kStore)
     kernels::FunctorParameters parameters;  // what the operator's functor is built from (beta, a coefficient)
-    MeanRule mean = MeanRule::kNone;       // kSum, or sum_over_first_dim: how a sum becomes a mean
-    // kStore: rather than stored, the values are summed over the broadcast shape's first dim into out (of the
-    // shape without it), each value rounded to the promote type first (aclnnMseLossOut's "none" result, then a
-    // ReduceSum or ReduceMean over dim 0).
-    bool sum_over_first_dim = false;
-    // sum_over_first_dim: the operator's chooser of a kernel that adds into the columns' sums directly (one
+    MeanRule mean = MeanRule::kNone;       // kSum, or sum_back: how a sum becomes a mean
+    // kStore: rather than stored, the values are summed back to out's shape: over the dims of the broadcast shape
+    // S that out (aligned with S's trailing dims) lacks, or holds as 1 where S does not, each value rounded to
+    // the promote type first -- CANN's elementwise result then a ReduceSum or ReduceMean over those dims
+    // (aclnnMseLossOut's first dim, aclnnKlDivBackward's dims where self broadcasts against target).
+    bool sum_back = false;
+    // sum_back over an empty S: out is left as it was (CANN's op_api returns before computing), or, true, each
+    // element is the sum of nothing, 0 (a ReduceSum of an empty tensor).
+    bool empty_sum_writes_zero = false;
+    // sum_back: the operator's chooser of a kernel that adds into the columns' sums directly (one
     // pass), or nullptr (every tile is stored into an L1 buffer that is then added).
     kernels::ColumnSumKernelChooser choose_column_sum_kernel = nullptr;
     // The inputs' promoted dtype where an input the kernel does not read takes part (a shape-only input), or
@@ -73,9 +77,9 @@ private:
     // True when out shares bytes with an input in any way other than being the very same view.
     bool OutNeedsStaging(const OperandPointers& bases) const;
     void Store(const IterationShape& shape, const OperandPointers& bases, int threads) const;
-    // sum_over_first_dim: each column's float64 sum over the first dim, in increasing order, then out.
+    // sum_back: each column's (out element's) float64 sum over its rows, in increasing order, then out.
     // sums: room for columns_ * RowChunks() partial sums; the columns' sums end in the first columns_.
-    void SumOverFirstDim(const OperandPointers& bases, double* sums, int threads) const;
+    void SumBack(const OperandPointers& bases, double* sums, int threads) const;
     // How many chunks the rows are cut into for the threads (fixed by the shape, not the thread count).
     int64_t RowChunks() const;
     void StoreThroughStaging(const OperandPointers& bases, char* staging, int threads) const;
@@ -90,11 +94,13 @@ private:
     kernels::TileKernel kernel_ = nullptr;
     MeanRule mean_ = MeanRule::kNone;
     uint64_t workspace_size_ = 0;
-    // sum_over_first_dim: the first dim's size, the columns (elements of the rest), out's dtype (the kernel
-    // stores fp32 into a buffer), and the walk from the columns' dense sums to out.
-    bool sum_over_first_dim_ = false;
+    // sum_back: S's summed dims go first and out's after, so that S in that order is summed_rows_ rows of
+    // columns_ columns (out's elements); out's dtype (the kernel stores fp32 into a buffer), and the walk from
+    // the columns' dense sums to out.
+    bool sum_back_ = false;
+    bool empty_sum_writes_zero_ = false;
     kernels::ColumnSumKernel column_sum_kernel_ = nullptr;  // chosen in phase 1; nullptr: the buffered path
-    int64_t first_dim_ = 0;
+    int64_t summed_rows_ = 0;
     int64_t columns_ = 0;
     kernels::ElementType reduced_out_type_ = kernels::ElementType::kFloat32;
     IterationShape column_shape_;

@@ -1,7 +1,7 @@
 // The fused path's sums over the first dim (aclnnMseLossOut): rows of a tile from the inputs' memory through the
 // functor, each result rounded to the promote type and added, as float64, to its column's sum -- the same
 // additions in the same order as storing the results and adding them afterwards (ElementwisePlan::
-// SumOverFirstDim's buffered path), in one pass over memory. Included by elementwise_tiles-inl.h inside each
+// SumBack's buffered path), in one pass over memory. Included by elementwise_tiles-inl.h inside each
 // target's namespace pass.
 
 // Include guard toggled per target, as Highway's per-target headers require.

@@ -52,6 +52,7 @@ enum class InputShape : uint8_t {
     kBroadcast,   // broadcasts with the others (the result takes the broadcast shape)
     kSameAsSelf,  // exactly self's shape (binary cross-entropy's target)
     kToSelf,      // broadcasts to self's shape without enlarging it (an incoming gradient, a weight)
+    kToBroadcast, // broadcasts to the other inputs' broadcast shape without enlarging it (a gradient over it)
 };
 
 struct InputDescription {
@@ -78,7 +79,9 @@ enum class ResultRule : uint8_t {
     kLoss,              // S under reduction 0 (none), 0-d otherwise
     kGradient,          // S
     kLossOverFirstDim,  // S under reduction 0, S without its first dim otherwise
+    kGradientOfSelf,    // self's shape: S's values summed back over the dims self broadcasts in (ReduceSum)
 };
+
 
 // PyTorch's dtype rule for the aten operator a row serves, which the override follows: the result takes self's
 // dtype (a gradient from empty_like(self), a composite loss), the inputs' promoted type (a structured binary
@@ -132,6 +135,11 @@ struct OperatorDescription {
     aclnnStatus null_tensor_status = ACLNN_ERR_PARAM_NULLPTR;
 };
 
+// Whether the row computes a gradient (every reduction gives an elementwise result, scaled for a mean).
+constexpr bool IsGradient(const OperatorDescription& row) {
+    return row.result == ResultRule::kGradient || row.result == ResultRule::kGradientOfSelf;
+}
+
 // The inputs whose values the kernel reads (the traffic a benchmark's yardstick loop matches); without the
 // optional ones where they are not given.
 constexpr int ReadInputCount(const OperatorDescription& row, bool optional_given = true) {
@@ -157,7 +165,8 @@ constexpr bool TakesProbabilityLabels(const OperatorDescription& row) {
 // Whether some input's shape is tied to self's (then self has the whole shape).
 constexpr bool ShapeTiedToSelf(const OperatorDescription& row) {
     for (int k = 0; k < row.input_count; ++k)
-        if (row.inputs[k].shape != InputShape::kBroadcast) return true;
+        if (row.inputs[k].shape != InputShape::kBroadcast && row.inputs[k].shape != InputShape::kToBroadcast)
+            return true;
     return false;
 }
 
@@ -318,10 +327,11 @@ inline constexpr OperatorDescription kOperators[] = {
     {"kl_div_backward", "aclnnKlDivBackward",
      "-(target * gradOutput), or -(exp(target) * gradOutput) with logTarget; divided by N for mean, by the first "
      "dim for batchmean (reduction 3)",
-     3, {operator_rows::kGradOutputToSelf, {"self", "self", false, ValueDomain::kReal, InputShape::kBroadcast, false},
-         {"target", "target", false, ValueDomain::kProbability, InputShape::kToSelf}}, 1,
+     3, {{"gradOutput", "grad_output", false, ValueDomain::kGradient, InputShape::kToBroadcast},
+         {"self", "self", false, ValueDomain::kReal, InputShape::kBroadcast, false},
+         {"target", "target", false, ValueDomain::kProbability}}, 1,
      2, {operator_rows::kAnyReduction, operator_rows::kLogTarget},
-     ResultRule::kGradient, MeanDivisor::kBroadcastElements, &validation::kFloatTypesBf16FromAtlasA2, false,
+     ResultRule::kGradientOfSelf, MeanDivisor::kBroadcastElements, &validation::kFloatTypesBf16FromAtlasA2, false,
      &references::KlDivGrad, nullptr, AtenResultType::kSelf, nullptr, 0,
      [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
          return aclnnKlDivBackwardGetWorkspaceSize(in[0], in[1], in[2], operator_rows::Int(p[0]), p[1] != 0.0, out,
@@ -367,7 +377,7 @@ inline const OperatorDescription* FindOperator(const char* name) {
 
 // Whether out is 0-d (or reduced over a dim) for this reduction value: the row's result rule.
 inline bool ReducesTo(const OperatorDescription& row, int64_t reduction) {
-    return row.result != ResultRule::kGradient && reduction != 0;
+    return !IsGradient(row) && reduction != 0;
 }
 
 }  // namespace aclnn_cpu

@@ -240,9 +240,12 @@ bool Reduces(const aclnn_cpu::OperatorDescription& op, int64_t reduction) { retu
 void VerifySuccess(const Fixture& f, const aclnn_cpu::OperatorDescription& op, const std::vector<double>& parameters) {
     const int64_t reduction = parameters.empty() ? 0 : aclnn_cpu::operator_rows::Int(parameters[0]);
     const bool reduced = Reduces(op, reduction);
-    const bool over_first_dim = reduced && op.result == aclnn_cpu::ResultRule::kLossOverFirstDim;
     std::vector<int64_t> shape;
     if (!InputShape(f, op, &shape)) Fail("phase 1 accepted shapes that do not broadcast");
+    // Values summed back to out's shape, each rounded to the promote type first: a loss over the first dim, a
+    // gradient of self's shape where self broadcasts.
+    const bool summed_back = reduced ? op.result == aclnn_cpu::ResultRule::kLossOverFirstDim
+                                     : f.descriptions[kOutSlot].dims != shape;
     const int64_t n = Count(shape);
     std::vector<int> slots;  // the present inputs' slots, in the operator's order
     std::vector<int> slot_inputs;  // and their inputs' indices in the row
@@ -273,10 +276,10 @@ void VerifySuccess(const Fixture& f, const aclnn_cpu::OperatorDescription& op, c
     for (int k = 0; k < kSlots; ++k) strides[k] = EffectiveStrides(f.descriptions[k]);
     const TensorDescription& o = f.descriptions[kOutSlot];
     const aclDataType out_type = static_cast<aclDataType>(o.dtype);
-    // Per out element (one for a full reduction, one per column over the first dim): the reference sum.
-    const int64_t columns = over_first_dim ? (shape.empty() ? 1 : Count({shape.begin() + 1, shape.end()})) : 1;
-    const int64_t rows = over_first_dim ? (shape.empty() ? 1 : shape[0]) : n;
-    std::vector<test_support::ReducedLossReference> sums(reduced ? static_cast<size_t>(columns) : 0);
+    // Per out element (one for a full reduction, one per column summed back): the reference sum.
+    const int64_t columns = summed_back ? Count(o.dims) : 1;
+    const int64_t rows = columns > 0 ? n / columns : 0;
+    std::vector<test_support::ReducedLossReference> sums(reduced || summed_back ? static_cast<size_t>(columns) : 0);
     std::vector<int64_t> index(shape.size(), 0);
     std::vector<double> values;
     for (int64_t linear = 0; linear < n; ++linear) {
@@ -304,12 +307,18 @@ void VerifySuccess(const Fixture& f, const aclnn_cpu::OperatorDescription& op, c
             }
         };
         const test_support::ReferenceValue reference = test_support::RowElementReference(call, values.data());
-        if (reduced) {
-            // A sum over the first dim adds each term rounded to the promote type (CANN's none result first).
-            if (over_first_dim)
-                sums[static_cast<size_t>(linear % columns)].AddRounded(reference, promote);
-            else
+        if (reduced || summed_back) {
+            // A sum back adds each term rounded to the promote type (CANN's elementwise result first).
+            if (summed_back) {
+                // out's dims align with S's trailing ones; a summed dim of out has size 1 (index 0).
+                int64_t column = 0;
+                const size_t lead = shape.size() - o.dims.size();
+                for (size_t d = 0; d < o.dims.size(); ++d)
+                    column = column * o.dims[d] + (o.dims[d] == 1 ? 0 : index[lead + d]);
+                sums[static_cast<size_t>(column)].AddRounded(reference, promote);
+            } else {
                 sums[0].Add(reference);
+            }
             advance();
             continue;
         }
@@ -329,8 +338,9 @@ void VerifySuccess(const Fixture& f, const aclnn_cpu::OperatorDescription& op, c
             Fail("result differs from the float64 reference");
         }
     }
-    // An empty first dim writes nothing (CANN returns early); a full reduction of nothing writes 0 or NaN.
-    if (reduced && !(over_first_dim && rows == 0)) {
+    // An empty first dim writes nothing (CANN returns early); a full reduction of nothing writes 0 or NaN, a
+    // gradient summed back from nothing 0.
+    if ((reduced || summed_back) && !(reduced && summed_back && rows == 0)) {
         std::vector<int64_t> column_index(o.dims.size(), 0);
         for (int64_t c = 0; c < columns; ++c) {
             int64_t at = o.offset;
@@ -344,7 +354,7 @@ void VerifySuccess(const Fixture& f, const aclnn_cpu::OperatorDescription& op, c
             const double got = test_support::DecodeElement(address, out_type);
             double expected = 0;
             const char* problem =
-                sums[static_cast<size_t>(c)].Check(rows, reduction == 1, promote, out_type, got, &expected);
+                sums[static_cast<size_t>(c)].Check(rows, reduced && reduction == 1, promote, out_type, got, &expected);
             if (problem[0] != '\0') {
                 std::fprintf(stderr, "%s reduction %lld over %lld elements (column %lld): got %g expected %g (%s)\n",
                              op.api_name, static_cast<long long>(reduction), static_cast<long long>(rows),

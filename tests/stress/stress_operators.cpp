@@ -135,7 +135,7 @@ std::unique_ptr<Job> Launch(std::mt19937_64& rng, aclrtStream stream) {
     if (op.out_dtype_input >= 0) job->types[kOut] = job->types[op.out_dtype_input];
     for (int k = 0; k < op.input_count; ++k) job->present[k] = !op.inputs[k].optional || rng() % 3 != 0;
     job->present[kOut] = true;
-    job->scalar_grad = op.result == aclnn_cpu::ResultRule::kGradient && rng() % 4 == 0;
+    job->scalar_grad = aclnn_cpu::IsGradient(op) && rng() % 4 == 0;
     // A quarter of the calls with hard labels, every label (a probability that is not self) 0 or 1: binary
     // cross-entropy then takes its one-log form.
     const bool hard_labels = rng() % 4 == 0;

@@ -124,7 +124,7 @@ int64_t ReductionOf(const RowCall& call) {
 }
 
 double GradientScale(const RowCall& call) {
-    if (call.row->result != aclnn_cpu::ResultRule::kGradient) return 1.0;
+    if (!aclnn_cpu::IsGradient(*call.row)) return 1.0;
     if (call.row->batch_mean && ReductionOf(call) == 3)
         return call.first_dim > 0 ? 1.0 / static_cast<double>(call.first_dim) : 1.0;
     if (ReductionOf(call) != 1) return 1.0;

@@ -2,7 +2,9 @@
 // loss/kl_div_loss_grad/op_api/aclnn_kl_div_backward.cpp): the four tensors not null, self's dtype castable to
 // out's, each tensor's dtype in the SoC's list, the ranks, self and target broadcast, gradOutput broadcast to
 // their shape, out of self's shape. The reduction is not checked: 1 is a mean over the broadcast shape, 3 a
-// batch mean over its first dim, anything else none (or sum: the same here).
+// batch mean over its first dim, anything else none (or sum: the same here). Where target enlarges self's shape,
+// the gradient over the broadcast shape is summed back to self's (CANN's ReduceSum over the dims self
+// broadcasts in, with a self that is not empty; an empty broadcast shape sums nothing: zeros).
 #include <string>
 #include <vector>
 
@@ -41,9 +43,7 @@ aclnnStatus CheckNotNull(const BroadcastOperation& op, ValidationState&) {
     return ACLNN_SUCCESS;
 }
 
-// self and target broadcast; gradOutput broadcasts to their shape; out has self's. Then aclnn-cpu's own rule:
-// the broadcast shape is self's (a target that enlarges it would need the gradient summed back to self's
-// shape, docs/compatibility.md).
+// self and target broadcast; gradOutput broadcasts to their shape; out has self's.
 aclnnStatus CheckShapes(const BroadcastOperation& op, ValidationState&) {
     const std::vector<int64_t>& self = op.inputs[kSelf].tensor->view_dims;
     const std::vector<int64_t>& target = op.inputs[kTarget].tensor->view_dims;
@@ -67,9 +67,6 @@ aclnnStatus CheckShapes(const BroadcastOperation& op, ValidationState&) {
             CannShapeString(self).c_str(), CannShapeString(out).c_str());
         return ACLNN_ERR_PARAM_INVALID;
     }
-    if (shape != self)
-        return Invalid("target %s enlarges self's shape %s; aclnn-cpu computes a target that broadcasts to self's.",
-                       CannShapeString(target), CannShapeString(self));
     return ACLNN_SUCCESS;
 }
 
@@ -95,8 +92,7 @@ aclnnStatus aclnnKlDivBackwardGetWorkspaceSize(const aclTensor* gradOutput, cons
             checks::Ranks({kGradOutput, kSelf, kTarget, checks::kOut}),
             checks::Layouts(),
             &CheckShapes,
-            checks::Broadcast(),
-            checks::OutShape(false),
+            checks::Broadcast(),  // out has self's shape (CheckShapes), which S sums back to
             checks::OutDoesNotOverlapItself(),
         };
         request.describe = [reduction, logTarget](const validation::ValidatedOperation& validated) {
@@ -110,6 +106,8 @@ aclnnStatus aclnnKlDivBackwardGetWorkspaceSize(const aclTensor* gradOutput, cons
             if (reduction == 1) count = static_cast<double>(engine::ElementCount(shape));
             if (reduction == 3) count = shape.empty() ? 1.0 : static_cast<double>(shape[0]);
             description.parameters.values[0] = count > 0 ? static_cast<float>(1.0 / count) : 1.0f;
+            description.sum_back = shape != validated.present[kSelf]->tensor->view_dims;
+            description.empty_sum_writes_zero = true;
             return description;
         };
         return engine::PlanElementwiseOperator(request);

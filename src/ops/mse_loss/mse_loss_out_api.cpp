@@ -31,7 +31,7 @@ aclnnStatus aclnnMseLossOutGetWorkspaceSize(const aclTensor* self, const aclTens
             engine::ElementwiseDescription description;
             description.phase2_name = kPhase2Name;
             description.choose_kernel = &ops::mse_loss::ChooseLossKernel;
-            description.sum_over_first_dim = reduction != 0;
+            description.sum_back = reduction != 0;
             description.choose_column_sum_kernel = &ops::mse_loss::ChooseLossColumnSumKernel;
             // ReduceMean's meanVar: 1/N0 in double, rounded to fp32.
             description.mean = reduction == 1 ? engine::MeanRule::kTimesReciprocal : engine::MeanRule::kNone;
