@@ -37,17 +37,12 @@ Scenario ValidCall(const OperatorDescription& row) {
     Scenario s;
     s.args.assign(static_cast<size_t>(row.input_count) + 1, TensorArg{});
     for (int p = 0; p < row.parameter_count; ++p) s.parameters.push_back(row.parameters[p].default_value);
-    if (row.parameter_count > 0 && std::strcmp(row.parameters[0].name, "reduction") == 0) s.parameters[0] = 0;
+    const int reduction = aclnn_cpu::ReductionParameter(row);
+    if (reduction >= 0) s.parameters[static_cast<size_t>(reduction)] = 0;
     return s;
 }
 
 TensorArg& Out(Scenario& s) { return s.args.back(); }
-
-int Parameter(const OperatorDescription& row, const char* name) {
-    for (int p = 0; p < row.parameter_count; ++p)
-        if (std::strcmp(row.parameters[p].name, name) == 0) return p;
-    return -1;
-}
 
 class SocName {
 public:
@@ -185,7 +180,7 @@ TEST_P(EveryRow, ShapesRanksAndOut) {
 
 TEST_P(EveryRow, ReductionAndParameterRanges) {
     const OperatorDescription& r = row();
-    const int reduction = Parameter(r, "reduction");
+    const int reduction = aclnn_cpu::ReductionParameter(r);
     if (reduction >= 0) {
         Scenario s = ValidCall(r);
         for (double value : {3.0, -1.0}) {
@@ -199,17 +194,26 @@ TEST_P(EveryRow, ReductionAndParameterRanges) {
             }
         }
     }
-    const int beta = Parameter(r, "beta");
-    if (beta >= 0) {
+    // Each float parameter's range, from the row: below its lower end and NaN refused (the message names the
+    // parameter), the lower end, just above it and the upper end accepted.
+    for (int p = 0; p < r.parameter_count; ++p) {
+        const aclnn_cpu::ParameterDescription& parameter = r.parameters[p];
+        if (parameter.type != aclnn_cpu::ParameterType::kFloat) continue;
         Scenario s = ValidCall(r);
-        for (double value : {-1.0, -1e-30, static_cast<double>(NAN)}) {
-            s.parameters[static_cast<size_t>(beta)] = value;
-            ExpectRejected(r, "beta " + std::to_string(value), s, ACLNN_ERR_PARAM_INVALID,
-                           {"beta should be greater than or equal to 0"});
+        std::vector<double> refused = {static_cast<double>(NAN)};
+        if (std::isfinite(parameter.minimum)) {  // the C API takes a float: the float just below the lower end
+            refused.push_back(parameter.minimum - 1.0);
+            refused.push_back(static_cast<double>(std::nextafter(static_cast<float>(parameter.minimum), -INFINITY)));
         }
-        for (double value : {0.0, 1e-7, static_cast<double>(INFINITY)}) {
-            s.parameters[static_cast<size_t>(beta)] = value;
-            ExpectAccepted(r, "beta " + std::to_string(value), s);
+        for (double value : refused) {
+            s.parameters[static_cast<size_t>(p)] = value;
+            ExpectRejected(r, std::string(parameter.name) + " " + std::to_string(value), s, ACLNN_ERR_PARAM_INVALID,
+                           {parameter.name});
+        }
+        for (double value : {parameter.minimum, parameter.minimum + 1e-7, parameter.maximum}) {
+            if (std::isinf(value) && value < 0) continue;
+            s.parameters[static_cast<size_t>(p)] = value;
+            ExpectAccepted(r, std::string(parameter.name) + " " + std::to_string(value), s);
         }
     }
 }

@@ -123,10 +123,18 @@ double DomainValue(aclnn_cpu::ValueDomain domain, std::mt19937_64& rng) {
 
 // A parameter value CANN accepts.
 double RandomParameter(const aclnn_cpu::ParameterDescription& p, std::mt19937_64& rng) {
-    if (std::strcmp(p.name, "reduction") == 0) return static_cast<double>(rng() % (p.maximum > 2 ? 4 : 3));
+    if (p.type == aclnn_cpu::ParameterType::kReduction) return static_cast<double>(rng() % (p.maximum > 2 ? 4 : 3));
     if (p.type == aclnn_cpu::ParameterType::kBool) return static_cast<double>(rng() % 2);
-    const double betas[] = {0.0, 5e-7, 0.5, 1.0, 1.0, 2.5, 7.0};
-    return betas[rng() % 7];
+    if (p.type == aclnn_cpu::ParameterType::kInt64) return p.default_value;
+    // From the row's range: its lower end, just above it, the default, and values up to a few times the default.
+    const double low = std::isfinite(p.minimum) ? p.minimum : -4.0 * std::fabs(p.default_value) - 1.0;
+    const double high = std::isfinite(p.maximum) ? p.maximum : 8.0 * std::fabs(p.default_value) + 1.0;
+    switch (rng() % 6) {
+        case 0: return low;
+        case 1: return low + 5e-7;
+        case 2: return p.default_value;
+        default: return low + (high - low) * static_cast<double>(rng() % 1000) / 1000.0;
+    }
 }
 
 // Checks the call's out against the references: every element, or the reduction's value(s).

@@ -21,7 +21,7 @@ def python_name(name):
 
 
 class InputInfo:
-    def __init__(self, name, aten_name, optional, domain, shape):
+    def __init__(self, name, aten_name, optional, domain, shape, role):
         self.name = name  # CANN's: gradOutput, self, target
         self.python_name = python_name(name)
         self.aten_name = aten_name
@@ -30,6 +30,7 @@ class InputInfo:
         # "broadcast" (with the others), "same_as_self" (exactly self's shape), "to_self" (to self's, no larger),
         # "to_broadcast" (to the others' broadcast shape, no larger)
         self.shape = shape
+        self.role = role  # "incoming_gradient", "self", "target", "weight"
 
 
 class ParameterInfo:
@@ -37,19 +38,19 @@ class ParameterInfo:
         self.name = name
         self.python_name = python_name(name)
         self.aten_name = aten_name
-        self.type = type  # "int64", "float", "bool"
+        self.type = type  # "int64", "float", "bool", "reduction" (an int64 naming none, mean, sum)
         self.default = default
         self.minimum = minimum
         self.maximum = maximum
 
     def python_default(self):
-        if self.name == "reduction":
+        if self.type == "reduction":
             return _REDUCTION_NAMES.get(int(self.default), int(self.default))
         return {"int64": int, "float": float, "bool": bool}[self.type](self.default)
 
     def to_double(self, value):
         """The value as the C table's adapters take it (a double)."""
-        if self.name == "reduction":
+        if self.type == "reduction":
             return float(parse_reduction(value))
         if self.type == "bool":
             return 1.0 if value else 0.0
@@ -140,7 +141,7 @@ def run_operator(name, values, parameters=None, out_dtype=None):
     if unknown:
         raise TypeError(f"{name} has no parameter {', '.join(sorted(unknown))}")
     doubles = [p.to_double(parameters.get(p.python_name, p.python_default())) for p in info.parameters]
-    reduction = int(doubles[0]) if info.parameters and info.parameters[0].name == "reduction" else 0
+    reduction = next((int(d) for p, d in zip(info.parameters, doubles) if p.type == "reduction"), 0)
     inputs = [None if value is None else operand(i.name, value) for i, value in zip(info.inputs, values)]
     for i, op in zip(info.inputs, inputs):
         if op is None and not i.optional:

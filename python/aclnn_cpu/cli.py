@@ -53,7 +53,7 @@ def _parameter_values(operator, args):
 
 def _parse_parameter(parameter, text):
     option = f"--{parameter.python_name.replace('_', '-')}"
-    if parameter.name == "reduction":
+    if parameter.type == "reduction":
         return _reduction(text)
     if parameter.type == "bool":
         if text.lower() in ("1", "true", "yes"):
@@ -209,7 +209,7 @@ def command_gen(args):
     target_shape = _parse_shape(args.target_shape, "--target-shape") if args.target_shape else shape
     parameters = _parameter_values(args.operator, args)
     rng = np.random.default_rng(args.seed)
-    shapes = {i.python_name: (target_shape if i.python_name == "target" else shape) for i in info.inputs}
+    shapes = {i.python_name: (target_shape if i.role == "target" else shape) for i in info.inputs}
     values = {i.python_name: _draw(i.domain, int(np.prod(shapes[i.python_name], dtype=np.int64)), acl_type, rng)
               for i in info.inputs if not i.optional}
     if args.nonfinite:  # on request: +-inf and NaN in every input, about one element in 64
@@ -258,7 +258,7 @@ def _add_parameter_options(parser):
         takers = sorted(info.name for info in OPERATORS.values() if name in {p.python_name for p in info.parameters})
         example = next(p for info in OPERATORS.values() for p in info.parameters if p.python_name == name)
         default = example.python_default()
-        help_text = ("none, mean, sum, or CANN's integer" if name == "reduction" else f"{example.type}") + \
+        help_text = ("none, mean, sum, or CANN's integer" if example.type == "reduction" else f"{example.type}") + \
             f" (default {str(default).lower() if isinstance(default, bool) else default}; {', '.join(takers)})"
         parser.add_argument(f"--{name.replace('_', '-')}", dest=name, help=help_text)
 

@@ -107,17 +107,19 @@ PYBIND11_MODULE(_core, module) {
         for (const aclnn_cpu::OperatorDescription& row : aclnn_cpu::kOperators) {
             py::list inputs, parameters;
             static const char* const kShapes[] = {"broadcast", "same_as_self", "to_self", "to_broadcast"};
+            static const char* const kRoles[] = {"incoming_gradient", "self", "target", "weight"};
             for (int i = 0; i < row.input_count; ++i) {
                 const aclnn_cpu::InputDescription& input = row.inputs[i];
                 inputs.append(py::dict(py::arg("name") = input.name,
                                        py::arg("aten_name") = text_or_none(input.aten_name),
                                        py::arg("optional") = input.optional,
                                        py::arg("domain") = static_cast<int>(input.domain),
-                                       py::arg("shape") = kShapes[static_cast<int>(input.shape)]));
+                                       py::arg("shape") = kShapes[static_cast<int>(input.shape)],
+                                       py::arg("role") = kRoles[static_cast<int>(aclnn_cpu::RoleOf(row, i))]));
             }
             for (int i = 0; i < row.parameter_count; ++i) {
                 const aclnn_cpu::ParameterDescription& parameter = row.parameters[i];
-                static const char* const kTypes[] = {"int64", "float", "bool"};
+                static const char* const kTypes[] = {"int64", "float", "bool", "reduction"};
                 parameters.append(py::dict(
                     py::arg("name") = parameter.name,
                     py::arg("aten_name") = text_or_none(parameter.aten_name),

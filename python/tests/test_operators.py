@@ -86,7 +86,7 @@ def expect_same_bits(name, bases, views, types, reduction, out_type=None):
     shape = info.result_shape([v.shape for v in views], reduction, views[info.self_input].shape)
     result_type = result_type_of(name, types) if out_type is None else out_type
     out = np.zeros(shape, dtype=STORAGE[result_type])
-    parameters = [reduction if p.name == "reduction" else keywords.get(p.python_name, p.python_default())
+    parameters = [reduction if p.type == "reduction" else keywords.get(p.python_name, p.python_default())
                   for p in info.parameters]
     expected = c_api.run(info, [view_spec(b, v, t) for b, v, t in zip(bases, views, types)],
                          (out, result_type, list(shape), [s // out.itemsize for s in out.strides]), parameters)

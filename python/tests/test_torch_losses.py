@@ -138,7 +138,7 @@ OUT_LOSSES = [name for name in LOSSES if "out" in getattr(torch.ops.aten, OPERAT
 def test_out_forms_write_into_the_given_tensor(name):
     x, y = loss_inputs(name, torch.float32, seed=9)
     info = OPERATORS[name]
-    parameters = [1 if p.name == "reduction" else PARAMETERS.get(p.python_name, p.python_default())
+    parameters = [1 if p.type == "reduction" else PARAMETERS.get(p.python_name, p.python_default())
                   for p in info.parameters]
     # A narrower out than the inputs where CANN takes one (it casts); where CANN ties out's dtype to an input's,
     # that dtype (PyTorch refuses any other too).
@@ -165,7 +165,7 @@ def test_float64_runs_pytorchs_own_kernel(name):
 
 
 PARAMETERS_WITH_A_MINIMUM = [(name, p.aten_name, p.minimum) for name in LOSSES for p in OPERATORS[name].parameters
-                             if p.name != "reduction" and np.isfinite(p.minimum)]
+                             if p.type != "reduction" and np.isfinite(p.minimum)]
 
 
 @pytest.mark.parametrize("name, parameter, minimum", PARAMETERS_WITH_A_MINIMUM)

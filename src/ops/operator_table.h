@@ -64,7 +64,9 @@ struct InputDescription {
     bool values_read = true;  // false: the arithmetic uses only its shape (and dtype); the kernel does not read it
 };
 
-enum class ParameterType : uint8_t { kInt64, kFloat, kBool };
+// kReduction: an int64 naming a reduction (0 none, 1 mean, 2 sum; 3 batchmean where the row says so), CANN's
+// `int64_t reduction`; every layer finds a row's reduction by this type, never by a name.
+enum class ParameterType : uint8_t { kInt64, kFloat, kBool, kReduction };
 
 struct ParameterDescription {
     const char* name;       // CANN's parameter name (reduction, beta)
@@ -155,6 +157,24 @@ constexpr bool IsProbabilityLabel(const OperatorDescription& row, int k) {
     return k != row.self_input && row.inputs[k].domain == ValueDomain::kProbability;
 }
 
+// What an input is to the operator, from the row: the incoming gradient (a backward's gradOutput), self (the
+// prediction, or the logits), a weight, or the target (the labels, the regression target).
+enum class InputRole : uint8_t { kIncomingGradient, kSelf, kTarget, kWeight };
+
+constexpr InputRole RoleOf(const OperatorDescription& row, int k) {
+    if (k == row.self_input) return InputRole::kSelf;
+    if (row.inputs[k].domain == ValueDomain::kGradient) return InputRole::kIncomingGradient;
+    if (row.inputs[k].domain == ValueDomain::kWeight) return InputRole::kWeight;
+    return InputRole::kTarget;
+}
+
+// The index of the row's reduction parameter, or -1.
+constexpr int ReductionParameter(const OperatorDescription& row) {
+    for (int p = 0; p < row.parameter_count; ++p)
+        if (row.parameters[p].type == ParameterType::kReduction) return p;
+    return -1;
+}
+
 // Whether some input is such a label.
 constexpr bool TakesProbabilityLabels(const OperatorDescription& row) {
     for (int k = 0; k < row.input_count; ++k)
@@ -175,9 +195,9 @@ namespace operator_rows {
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 // reduction: 0 none, 1 mean, 2 sum, as the loss family's op_api files check it.
-constexpr ParameterDescription kReduction = {"reduction", "reduction", ParameterType::kInt64, 1, 0, 2};
+constexpr ParameterDescription kReduction = {"reduction", "reduction", ParameterType::kReduction, 1, 0, 2};
 // aclnnSoftMarginLoss's reduction is not checked: any value but 0 and 1 is a sum.
-constexpr ParameterDescription kAnyReduction = {"reduction", "reduction", ParameterType::kInt64, 1, -kInfinity,
+constexpr ParameterDescription kAnyReduction = {"reduction", "reduction", ParameterType::kReduction, 1, -kInfinity,
                                                 kInfinity};
 constexpr ParameterDescription kBeta = {"beta", "beta", ParameterType::kFloat, 1, 0, kInfinity};
 constexpr ParameterDescription kLogTarget = {"logTarget", "log_target", ParameterType::kBool, 0, 0, 1};

@@ -393,8 +393,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (int k = 4; k < kSlots; ++k) f.descriptions[k] = Describe(in);
     std::vector<double> parameters;
     for (int p = 0; p < op.parameter_count; ++p)
-        parameters.push_back(std::strcmp(op.parameters[p].name, "reduction") == 0 ? static_cast<double>(reduction)
-                                                                                 : PickParameter(in, op.parameters[p]));
+        parameters.push_back(op.parameters[p].type == aclnn_cpu::ParameterType::kReduction
+                                 ? static_cast<double>(reduction)
+                                 : PickParameter(in, op.parameters[p]));
     bool used[kSlots] = {};
     used[kOutSlot] = true;
     for (int k = 0; k < op.input_count; ++k) used[InputSlot(op.input_count, k)] = true;

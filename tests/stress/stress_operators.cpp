@@ -101,7 +101,7 @@ struct Job {
 // A value of the row's parameter p that CANN accepts: reduction 0..2 (3 too where any value is a sum), beta
 // mostly near 1 and sometimes 0, booleans either way.
 double RandomParameter(const aclnn_cpu::ParameterDescription& p, std::mt19937_64& rng) {
-    if (std::strcmp(p.name, "reduction") == 0) return static_cast<double>(rng() % (p.maximum > 2 ? 4 : 3));
+    if (p.type == aclnn_cpu::ParameterType::kReduction) return static_cast<double>(rng() % (p.maximum > 2 ? 4 : 3));
     if (p.type == aclnn_cpu::ParameterType::kBool) return static_cast<double>(rng() % 2);
     if (p.type == aclnn_cpu::ParameterType::kInt64) return p.default_value;
     return rng() % 8 == 0 ? std::max(p.minimum, 0.0) : std::uniform_real_distribution<double>(0.1, 4.0)(rng);

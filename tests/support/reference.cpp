@@ -119,8 +119,8 @@ ReferenceValue SoftMarginLossReference(double x, double y) {
 }
 
 int64_t ReductionOf(const RowCall& call) {
-    const bool has = call.row->parameter_count > 0 && std::strcmp(call.row->parameters[0].name, "reduction") == 0;
-    return has ? aclnn_cpu::operator_rows::Int(call.parameters[0]) : 0;
+    const int p = aclnn_cpu::ReductionParameter(*call.row);
+    return p >= 0 ? aclnn_cpu::operator_rows::Int(call.parameters[static_cast<size_t>(p)]) : 0;
 }
 
 double GradientScale(const RowCall& call) {
