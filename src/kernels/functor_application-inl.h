@@ -23,13 +23,18 @@ HWY_BEFORE_NAMESPACE();
 namespace aclnn_cpu::kernels::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// An operator's functor for a call: built from the parameters phase 1 set (FunctorParameters: beta, a
-// divisor, ...) when it takes them, else default-constructed. Cheap to build (a few scalars), so each tile
+template <class Op, class = void>
+struct TakesParameters : std::false_type {};
+template <class Op>
+struct TakesParameters<Op, std::void_t<typename Op::Parameters>> : std::true_type {};
+
+// An operator's functor for a call: built from the struct phase 1 set (its `Parameters`: beta, a mean's
+// coefficient, ...) when it declares one, else default-constructed. Cheap to build (a few scalars), so each tile
 // function builds its own and passes it through its loops by reference.
 template <class Op>
 HWY_INLINE Op MakeFunctor(const KernelConfig& config) {
-    if constexpr (std::is_constructible_v<Op, const FunctorParameters&>) {
-        return Op(config.parameters);
+    if constexpr (TakesParameters<Op>::value) {
+        return Op(config.parameters.As<typename Op::Parameters>());
     } else {
         (void)config;
         return Op();

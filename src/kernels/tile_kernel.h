@@ -4,7 +4,11 @@
 #pragma once
 
 #include <array>
+#include <cassert>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
+#include <typeinfo>
 
 #include "kernels/tile.h"
 #include "kernels/element_types.h"
@@ -16,11 +20,41 @@ constexpr int kMaxInputs = kMaxOperands - 1;
 // What a kernel does with each computed value: store it to out (converted to out's dtype), or add it to a sum.
 enum class OutputMode : uint8_t { kStore, kSum };
 
-// The scalars an operator's functor is built from (beta, a coefficient, ...), set in phase 1 by the operator's
-// description; their meaning is the functor's.
-constexpr int kMaxFunctorParameters = 4;
-struct FunctorParameters {
-    float values[kMaxFunctorParameters] = {};
+// What an operator's functor is built from, set in phase 1 by the operator's description: the functor's own
+// parameter struct (`using Parameters = ...;` in the functor, its fields named for what they are: beta, its
+// reciprocal, a mean's coefficient), carried through the engine as bytes with its type, and read back only as
+// that type (MakeFunctor): no field travels by index.
+class FunctorParameters {
+public:
+    static constexpr size_t kMaxBytes = 32;
+
+    FunctorParameters() = default;
+    template <class P>
+    static FunctorParameters Of(const P& value) {
+        static_assert(std::is_trivially_copyable_v<P> && sizeof(P) <= kMaxBytes, "a few scalars");
+        FunctorParameters parameters;
+        std::memcpy(parameters.bytes_, &value, sizeof value);
+        parameters.type_ = typeid(P).hash_code();
+        return parameters;
+    }
+    // The struct Of stored; reading another type is a programming error.
+    template <class P>
+    P As() const {
+        assert(type_ == typeid(P).hash_code() && "the functor's Parameters differ from its description's");
+        P value;
+        std::memcpy(&value, bytes_, sizeof value);
+        return value;
+    }
+
+private:
+    alignas(8) unsigned char bytes_[kMaxBytes] = {};
+    size_t type_ = 0;
+};
+
+// The parameters of a functor whose only one is a coefficient every result is multiplied by: a mean's 1/N (CANN
+// applies it to each element), or 1.
+struct ScaleParameters {
+    float scale;
 };
 
 struct KernelConfig {

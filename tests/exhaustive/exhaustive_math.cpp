@@ -84,9 +84,7 @@ void LogArrayOnThisTarget(const float* in, float* out, size_t count) {
 
 void SigmoidArrayOnThisTarget(const float* in, float* out, size_t count) {
     using aclnn_cpu::ops::binary_cross_entropy_with_logits::HWY_NAMESPACE::BinaryCrossEntropyWithLogitsGrad;
-    aclnn_cpu::kernels::FunctorParameters parameters{};
-    parameters.values[0] = 1.0f;  // the coefficient of none and sum
-    const BinaryCrossEntropyWithLogitsGrad<false> gradient(parameters);
+    const BinaryCrossEntropyWithLogitsGrad<false> gradient(aclnn_cpu::kernels::ScaleParameters{1.0f});  // none, sum
     const hn::ScalableTag<float> d;
     const auto one = hn::Set(d, 1.0f);
     for (size_t i = 0; i < count; i += hn::Lanes(d))

@@ -96,10 +96,11 @@ aclnnStatus aclnnBinaryCrossEntropyGetWorkspaceSize(const aclTensor* self, const
             const int64_t count = engine::ElementCount(validated.broadcast_shape);
             if (reduction != 1 || count == 0)  // a mean of nothing is NaN, as CANN fills it
                 return engine::ReducedLoss(kPhase2Name, choose, reduction, engine::MeanRule::kTimesReciprocal,
-                                           kernels::FunctorParameters{{1.0f}});
+                                           kernels::FunctorParameters::Of(kernels::ScaleParameters{1.0f}));
             // CANN's mean multiplies every loss by meanVar = (float)(1.0 / N) before the sum.
+            const kernels::ScaleParameters mean_var{static_cast<float>(1.0 / static_cast<double>(count))};
             return engine::ReducedLoss(kPhase2Name, choose, 2, engine::MeanRule::kNone,
-                                       kernels::FunctorParameters{{static_cast<float>(1.0 / static_cast<double>(count))}});
+                                       kernels::FunctorParameters::Of(mean_var));
         };
         return engine::PlanElementwiseOperator(request);
     });

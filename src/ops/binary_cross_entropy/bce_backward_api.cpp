@@ -54,8 +54,8 @@ aclnnStatus aclnnBinaryCrossEntropyBackwardGetWorkspaceSize(const aclTensor* gra
             description.choose_kernel = &ops::binary_cross_entropy::ChooseGradientKernel;
             // CANN's tiling: 1.0f / (float)numel(out), out of self's shape.
             const int64_t count = engine::ViewElementCount(*self);
-            description.parameters.values[0] =
-                reduction == 1 && count > 0 ? 1.0f / static_cast<float>(count) : 1.0f;
+            description.parameters = kernels::FunctorParameters::Of(
+                kernels::ScaleParameters{reduction == 1 && count > 0 ? 1.0f / static_cast<float>(count) : 1.0f});
             return description;
         };
         return engine::PlanElementwiseOperator(request);

@@ -43,8 +43,8 @@ struct BinaryCrossEntropy {
     static constexpr bool kNonNegativeResults = true;
     static constexpr int kForms = 2;
 
-    explicit BinaryCrossEntropy(const kernels::FunctorParameters& parameters)
-        : negative_scale(-parameters.values[0]) {}
+    using Parameters = kernels::ScaleParameters;
+    explicit BinaryCrossEntropy(const Parameters& parameters) : negative_scale(-parameters.scale) {}
 
     template <int kForm, class D>
     HWY_INLINE hn::Mask<D> Admits(D d, hn::Vec<D> x, hn::Vec<D> y, hn::Vec<D> /*w*/) const {
@@ -98,8 +98,8 @@ struct BinaryCrossEntropyGrad {
     static constexpr int kInputs = 4;  // gradOutput, self, target, weight
     static constexpr int kScaledInput = -1;
 
-    explicit BinaryCrossEntropyGrad(const kernels::FunctorParameters& parameters)
-        : mean_coefficient(parameters.values[0]) {}
+    using Parameters = kernels::ScaleParameters;
+    explicit BinaryCrossEntropyGrad(const Parameters& parameters) : mean_coefficient(parameters.scale) {}
 
     template <class D>
     HWY_INLINE hn::Vec<D> Gradient(D d, hn::Vec<D> g, hn::Vec<D> x, hn::Vec<D> y) const {

@@ -6,10 +6,10 @@
 
 namespace aclnn_cpu::ops::binary_cross_entropy {
 
-// The loss of each element, times parameter 0 (the mean's 1/N, which CANN applies to every element before
-// summing; 1 otherwise): self, target, weight.
+// The loss of each element, times the ScaleParameters' scale (the mean's 1/N, which CANN applies to every
+// element before summing; 1 otherwise): self, target, weight.
 kernels::TileKernel ChooseLossKernel(const kernels::KernelConfig& config, bool fusable);
-// The gradient: gradOutput, self, target, weight; parameter 0 is the mean's coefficient.
+// The gradient: gradOutput, self, target, weight; the ScaleParameters' scale is the mean's coefficient.
 kernels::TileKernel ChooseGradientKernel(const kernels::KernelConfig& config, bool fusable);
 
 }  // namespace aclnn_cpu::ops::binary_cross_entropy

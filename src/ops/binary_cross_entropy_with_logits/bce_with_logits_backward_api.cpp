@@ -72,7 +72,8 @@ aclnnStatus aclnnBinaryCrossEntropyWithLogitsBackwardGetWorkspaceSize(
             description.choose_kernel = weighted ? &bce::ChooseWeightedGradientKernel : &bce::ChooseGradientKernel;
             // CANN's tiling: 1.0f / max(1.0f, (float)numel(self)), in fp32.
             const float count = static_cast<float>(engine::ViewElementCount(*self));
-            description.parameters.values[0] = reduction == 1 ? 1.0f / std::max(1.0f, count) : 1.0f;
+            description.parameters = kernels::FunctorParameters::Of(
+                kernels::ScaleParameters{reduction == 1 ? 1.0f / std::max(1.0f, count) : 1.0f});
             return description;
         };
         return engine::PlanElementwiseOperator(request);

@@ -53,7 +53,6 @@ struct BinaryCrossEntropyWithLogits {
     static constexpr int kScaledInput = -1;
     static constexpr bool kOutTypeIsInputType = true;  // out's dtype is target's (the op_api's check)
 
-    explicit BinaryCrossEntropyWithLogits(const kernels::FunctorParameters&) {}
 
     template <class D>
     HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> x, hn::Vec<D> y, hn::Vec<D> weight, hn::Vec<D> pos) const {
@@ -116,8 +115,8 @@ struct BinaryCrossEntropyWithLogitsGrad {
     static constexpr int kScaledInput = -1;
     static constexpr bool kOutTypeIsInputType = true;  // out's dtype is target's (the op_api's check)
 
-    explicit BinaryCrossEntropyWithLogitsGrad(const kernels::FunctorParameters& parameters)
-        : mean_coefficient(parameters.values[0]) {}
+    using Parameters = kernels::ScaleParameters;
+    explicit BinaryCrossEntropyWithLogitsGrad(const Parameters& parameters) : mean_coefficient(parameters.scale) {}
 
     template <class D>
     HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> g, hn::Vec<D> x, hn::Vec<D> y, hn::Vec<D> weight,

@@ -10,7 +10,8 @@ namespace aclnn_cpu::ops::binary_cross_entropy_with_logits {
 // The loss of each element: self, target, weight, posWeight.
 kernels::TileKernel ChooseLossKernel(const kernels::KernelConfig& config, bool fusable);
 kernels::TileKernel ChooseWeightedLossKernel(const kernels::KernelConfig& config, bool fusable);
-// The gradient: gradOutput, self, target, weight, posWeight; parameter 0 is the mean's coefficient.
+// The gradient: gradOutput, self, target, weight, posWeight; the ScaleParameters' scale is the mean's
+// coefficient.
 kernels::TileKernel ChooseGradientKernel(const kernels::KernelConfig& config, bool fusable);
 kernels::TileKernel ChooseWeightedGradientKernel(const kernels::KernelConfig& config, bool fusable);
 

@@ -105,7 +105,8 @@ aclnnStatus aclnnKlDivBackwardGetWorkspaceSize(const aclTensor* gradOutput, cons
             double count = 1.0;
             if (reduction == 1) count = static_cast<double>(engine::ElementCount(shape));
             if (reduction == 3) count = shape.empty() ? 1.0 : static_cast<double>(shape[0]);
-            description.parameters.values[0] = count > 0 ? static_cast<float>(1.0 / count) : 1.0f;
+            const float coefficient = count > 0 ? static_cast<float>(1.0 / count) : 1.0f;
+            description.parameters = kernels::FunctorParameters::Of(kernels::ScaleParameters{coefficient});
             description.sum_back = shape != validated.present[kSelf]->tensor->view_dims;
             description.empty_sum_writes_zero = true;
             return description;

@@ -20,7 +20,8 @@ struct KlDivGrad {
     static constexpr int kInputs = 2;  // gradOutput, target (self gives the shape only, and is not read)
     static constexpr int kScaledInput = -1;
 
-    explicit KlDivGrad(const kernels::FunctorParameters& parameters) : coefficient(parameters.values[0]) {}
+    using Parameters = kernels::ScaleParameters;
+    explicit KlDivGrad(const Parameters& parameters) : coefficient(parameters.scale) {}
 
     template <class D>
     HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> g, hn::Vec<D> target) const {

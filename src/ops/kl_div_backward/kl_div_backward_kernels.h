@@ -6,7 +6,7 @@
 namespace aclnn_cpu::ops::kl_div_backward {
 
 // -(target * gradOutput) * cof, or with log_target -(exp(target) * gradOutput) * cof; inputs gradOutput and
-// target (self, which the gradient does not depend on, is not read); parameter 0 is cof.
+// target (self, which the gradient does not depend on, is not read); cof is the ScaleParameters' scale.
 kernels::TileKernelChooser GradientKernelChooser(bool log_target);
 
 }  // namespace aclnn_cpu::ops::kl_div_backward

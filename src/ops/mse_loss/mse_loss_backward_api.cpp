@@ -43,8 +43,8 @@ aclnnStatus aclnnMseLossBackwardGetWorkspaceSize(const aclTensor* gradOutput, co
             description.phase2_name = kPhase2Name;
             description.choose_kernel = &ops::mse_loss::ChooseGradientKernel;
             const int64_t n = engine::ViewElementCount(*self);
-            description.parameters.values[0] =
-                reduction == 1 && n > 0 ? static_cast<float>(2.0f / static_cast<double>(n)) : 2.0f;
+            description.parameters = kernels::FunctorParameters::Of(kernels::ScaleParameters{
+                reduction == 1 && n > 0 ? static_cast<float>(2.0f / static_cast<double>(n)) : 2.0f});
             return description;
         };
         return engine::PlanElementwiseOperator(request);

@@ -31,7 +31,8 @@ struct MseLossGrad {
     static constexpr int kInputs = 3;  // gradOutput, self, target
     static constexpr int kScaledInput = -1;
 
-    explicit MseLossGrad(const kernels::FunctorParameters& parameters) : cof(parameters.values[0]) {}
+    using Parameters = kernels::ScaleParameters;
+    explicit MseLossGrad(const Parameters& parameters) : cof(parameters.scale) {}
 
     template <class D>
     HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> g, hn::Vec<D> x, hn::Vec<D> y) const {

@@ -10,7 +10,7 @@ namespace aclnn_cpu::ops::mse_loss {
 kernels::TileKernel ChooseLossKernel(const kernels::KernelConfig& config, bool fusable);
 // (self - target)^2 added to its column's sum (aclnnMseLossOut's mean and sum), or nullptr (kernels/tile_kernel.h).
 kernels::ColumnSumKernel ChooseLossColumnSumKernel(const kernels::KernelConfig& config, bool fusable);
-// ((self - target) * cof) * gradOutput, cof in parameters.values[0].
+// ((self - target) * cof) * gradOutput, cof the ScaleParameters' scale.
 kernels::TileKernel ChooseGradientKernel(const kernels::KernelConfig& config, bool fusable);
 
 }  // namespace aclnn_cpu::ops::mse_loss

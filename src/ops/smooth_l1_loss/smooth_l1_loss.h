@@ -8,10 +8,22 @@
 
 namespace aclnn_cpu::ops::smooth_l1_loss {
 
-// The loss's parameters: beta, its reciprocal (0 for |beta| < 1e-6, as CANN's tiling sets it), -0.5 beta.
-kernels::FunctorParameters LossParameters(float beta);
-// The gradient's: beta, -beta, its reciprocal (NaN for |beta| < 1e-6), and the mean's coefficient.
-kernels::FunctorParameters GradientParameters(float beta, float mean_coefficient);
+// The loss's functor's parameters, as CANN's tiling derives them from beta.
+struct LossParameters {
+    float beta;
+    float reciprocal;       // 1 / beta, or 0 for |beta| < 1e-6
+    float minus_half_beta;  // -0.5 beta
+};
+// The gradient's.
+struct GradientParameters {
+    float beta;
+    float minus_beta;
+    float reciprocal;        // 1 / beta, or NaN for |beta| < 1e-6
+    float mean_coefficient;  // 1 / numel(self) for mean, else 1
+};
+
+LossParameters LossParametersOf(float beta);
+GradientParameters GradientParametersOf(float beta, float mean_coefficient);
 
 // beta >= 0 (NaN fails): "beta should be greater than or equal to 0", both operators' check (161002).
 aclnnStatus CheckBeta(const char* api, float beta);

@@ -55,7 +55,7 @@ aclnnStatus aclnnSmoothL1LossGetWorkspaceSize(const aclTensor* self, const aclTe
         request.describe = [reduction, beta](const validation::ValidatedOperation&) {
             return engine::ReducedLoss(kPhase2Name, &ops::smooth_l1_loss::ChooseLossKernel, reduction,
                                        engine::MeanRule::kTimesReciprocal,
-                                       ops::smooth_l1_loss::LossParameters(beta));
+                                       kernels::FunctorParameters::Of(ops::smooth_l1_loss::LossParametersOf(beta)));
         };
         request.nz_warning_input = 0;  // self
         return engine::PlanElementwiseOperator(request);

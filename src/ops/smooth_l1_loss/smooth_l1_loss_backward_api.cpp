@@ -64,7 +64,8 @@ aclnnStatus aclnnSmoothL1LossBackwardGetWorkspaceSize(const aclTensor* gradOut, 
             const int64_t n = engine::ViewElementCount(*self);
             const float mean_coefficient =
                 reduction == 1 && n > 0 ? static_cast<float>(1.0f / static_cast<double>(n)) : 1.0f;
-            description.parameters = ops::smooth_l1_loss::GradientParameters(beta, mean_coefficient);
+            description.parameters =
+                kernels::FunctorParameters::Of(ops::smooth_l1_loss::GradientParametersOf(beta, mean_coefficient));
             return description;
         };
         return engine::PlanElementwiseOperator(request);

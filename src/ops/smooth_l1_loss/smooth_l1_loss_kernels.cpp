@@ -23,8 +23,9 @@ struct SmoothL1Loss {
     // q * (1/beta) >= 0 and a - 0.5 beta >= 0.5 beta >= 0 where selected (or NaN).
     static constexpr bool kNonNegativeResults = true;
 
-    explicit SmoothL1Loss(const kernels::FunctorParameters& parameters)
-        : beta(parameters.values[0]), reciprocal(parameters.values[1]), minus_half_beta(parameters.values[2]) {}
+    using Parameters = LossParameters;
+    explicit SmoothL1Loss(const Parameters& parameters)
+        : beta(parameters.beta), reciprocal(parameters.reciprocal), minus_half_beta(parameters.minus_half_beta) {}
 
     template <class D>
     HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> x, hn::Vec<D> y) const {
@@ -48,9 +49,10 @@ struct SmoothL1LossGrad {
     static constexpr int kInputs = 3;  // gradOut, self, target
     static constexpr int kScaledInput = -1;
 
-    explicit SmoothL1LossGrad(const kernels::FunctorParameters& parameters)
-        : beta(parameters.values[0]), minus_beta(parameters.values[1]), reciprocal(parameters.values[2]),
-          mean_coefficient(parameters.values[3]) {}
+    using Parameters = GradientParameters;
+    explicit SmoothL1LossGrad(const Parameters& parameters)
+        : beta(parameters.beta), minus_beta(parameters.minus_beta), reciprocal(parameters.reciprocal),
+          mean_coefficient(parameters.mean_coefficient) {}
 
     template <class D>
     HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> g, hn::Vec<D> self, hn::Vec<D> target) const {
@@ -91,21 +93,12 @@ HWY_EXPORT(ChooseGradient);
 HWY_EXPORT(ChooseGradientWithEdges);
 
 // CANN's tiling: the reciprocal is 1 / beta in fp32, or (|beta| < 1e-6) 0 for the loss and NaN for the gradient.
-kernels::FunctorParameters LossParameters(float beta) {
-    kernels::FunctorParameters parameters;
-    parameters.values[0] = beta;
-    parameters.values[1] = std::fabs(beta) < 1e-6f ? 0.0f : 1.0f / beta;
-    parameters.values[2] = -0.5f * beta;
-    return parameters;
+LossParameters LossParametersOf(float beta) {
+    return {beta, std::fabs(beta) < 1e-6f ? 0.0f : 1.0f / beta, -0.5f * beta};
 }
 
-kernels::FunctorParameters GradientParameters(float beta, float mean_coefficient) {
-    kernels::FunctorParameters parameters;
-    parameters.values[0] = beta;
-    parameters.values[1] = -1.0f * beta;
-    parameters.values[2] = std::fabs(beta) < 1e-6f ? NAN : 1.0f / beta;
-    parameters.values[3] = mean_coefficient;
-    return parameters;
+GradientParameters GradientParametersOf(float beta, float mean_coefficient) {
+    return {beta, -1.0f * beta, std::fabs(beta) < 1e-6f ? NAN : 1.0f / beta, mean_coefficient};
 }
 
 kernels::TileKernel ChooseLossKernel(const kernels::KernelConfig& config, bool fusable) {
