@@ -220,7 +220,8 @@ public:
         items_ = n;
         double parameters[aclnn_cpu::kMaxOperatorParameters] = {};
         for (int p = 0; p < row.parameter_count; ++p) parameters[p] = row.parameters[p].default_value;
-        parameters[0] = static_cast<double>(reduction);
+        if (aclnn_cpu::ReductionParameter(row) >= 0)
+            parameters[aclnn_cpu::ReductionParameter(row)] = static_cast<double>(reduction);
         uint64_t workspace_size = 0;
         FinishSetUp(row.get_workspace_size(inputs.data(), parameters, tensors_.back()->tensor(), &workspace_size,
                                            &executor_));

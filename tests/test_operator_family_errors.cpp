@@ -120,24 +120,31 @@ TEST_P(EveryRow, DtypesOutsideTheListsAreRefused) {
 }
 
 // CANN's GetDtypeSupportListV2: BFLOAT16 on Atlas A2/A3 (Ascend910B1.., Ascend910_93..) and Ascend 950 only.
-TEST_P(EveryRow, Bfloat16DependsOnTheSoc) {
+// Each dtype of the row's lists: every dtype of the newer chips' list accepted on each of them and refused on
+// the older chips unless their list has it (the lists are the row's, validation/dtype_support.h).
+TEST_P(EveryRow, DtypesDependOnTheSoc) {
     const OperatorDescription& r = row();
-    Scenario s = ValidCall(r);
-    for (TensorArg& arg : s.args) arg.type = ACL_BF16;
-    for (const char* soc : {"Ascend910B1", "Ascend910B4", "Ascend910_9391", "Ascend950PR_9599", "Ascend950DT_9591"}) {
-        s.soc = soc;
-        ExpectAccepted(r, std::string("BFLOAT16 on ") + soc, s);
+    const aclnn_cpu::validation::DtypeList& newer = r.dtypes->newer_chips;
+    const aclnn_cpu::validation::DtypeList& older = r.dtypes->other_chips;
+    for (int t = 0; t < newer.count; ++t) {
+        Scenario s = ValidCall(r);
+        for (TensorArg& arg : s.args) arg.type = static_cast<aclDataType>(newer.types[t]);
+        const int32_t type = newer.types[t];
+        const std::string dtype = type == ACL_FLOAT ? "DT_FLOAT" : type == ACL_FLOAT16 ? "DT_FLOAT16" : "DT_BFLOAT16";
+        for (const char* soc : {"Ascend910B1", "Ascend910B4", "Ascend910_9391", "Ascend950PR_9599", "Ascend950DT_9591",
+                                static_cast<const char*>(nullptr)}) {  // nullptr: the default, Ascend950PR_9599
+            s.soc = soc;
+            ExpectAccepted(r, dtype + " on " + (soc ? soc : "the default SoC"), s);
+        }
+        for (const char* soc : {"Ascend910A", "Ascend910ProB", "Ascend910B", "Ascend310P3", "NoSuchChip"}) {
+            s.soc = soc;
+            if (older.Contains(newer.types[t])) {
+                ExpectAccepted(r, dtype + " on " + soc, s);
+            } else {
+                ExpectRejected(r, dtype + " on " + soc, s, ACLNN_ERR_PARAM_INVALID, {dtype.c_str()});
+            }
+        }
     }
-    s.soc = nullptr;  // the default, Ascend950PR_9599
-    ExpectAccepted(r, "BFLOAT16 on the default SoC", s);
-    for (const char* soc : {"Ascend910A", "Ascend910ProB", "Ascend910B", "Ascend310P3", "NoSuchChip"}) {
-        s.soc = soc;
-        // Every row's message names the dtype; most name the list too (MseLoss's names the inputs' dtypes).
-        ExpectRejected(r, std::string("BFLOAT16 on ") + soc, s, ACLNN_ERR_PARAM_INVALID, {"DT_BFLOAT16"});
-    }
-    for (TensorArg& arg : s.args) arg.type = ACL_FLOAT16;
-    s.soc = "Ascend910A";
-    ExpectAccepted(r, "FLOAT16 on Ascend910A", s);
 }
 
 TEST(SocDtypeLists, TheMessageNamesTheDtypeAndTheList) {
@@ -198,7 +205,10 @@ TEST_P(EveryRow, ReductionAndParameterRanges) {
     // parameter), the lower end, just above it and the upper end accepted.
     for (int p = 0; p < r.parameter_count; ++p) {
         const aclnn_cpu::ParameterDescription& parameter = r.parameters[p];
-        if (parameter.type != aclnn_cpu::ParameterType::kFloat) continue;
+        if (parameter.type != aclnn_cpu::ParameterType::kFloat && parameter.type != aclnn_cpu::ParameterType::kDouble)
+            continue;
+        // An unbounded range: CANN checks nothing (NaN passes too).
+        if (!std::isfinite(parameter.minimum) && !std::isfinite(parameter.maximum)) continue;
         Scenario s = ValidCall(r);
         std::vector<double> refused = {static_cast<double>(NAN)};
         if (std::isfinite(parameter.minimum)) {  // the C API takes a float: the float just below the lower end

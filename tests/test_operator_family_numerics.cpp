@@ -37,7 +37,7 @@ struct Call {
     std::vector<std::unique_ptr<DeviceTensor>> inputs;
     std::unique_ptr<DeviceTensor> out;
 
-    int64_t reduction() const { return row->parameter_count > 0 ? static_cast<int64_t>(parameters[0]) : 0; }
+    int64_t reduction() const { return aclnn_cpu::ReductionValue(*row, parameters.data()); }
     bool reduced() const { return aclnn_cpu::ReducesTo(*row, reduction()); }
 
     aclnnStatus Run() {
@@ -228,7 +228,8 @@ protected:
             }
             const bool whole = k == full || r.inputs[k].shape == aclnn_cpu::InputShape::kSameAsSelf;
             std::vector<int64_t> dims = whole ? shape : RandomBroadcastableTo(shape, rng);
-            if (k == 0 && aclnn_cpu::IsGradient(r) && rng() % 4 == 0) dims = {};  // a 0-d incoming gradient
+            const bool gradient = aclnn_cpu::RoleOf(r, k) == aclnn_cpu::InputRole::kIncomingGradient;
+            if (gradient && !whole && rng() % 4 == 0) dims = {};  // a 0-d incoming gradient
             const TensorSpec spec = layouts ? RandomLayout(dims, types[k], rng, input_options) : Dense(dims, types[k]);
             const aclnn_cpu::ValueDomain domain = r.inputs[k].domain;
             call.inputs.push_back(std::make_unique<DeviceTensor>(spec, rng, [&](std::mt19937_64& g) {
@@ -389,8 +390,8 @@ TEST_P(LabelRows, HardLabelsKeepTheirBitsBesideSoftOnes) {
         const std::vector<int64_t> shape = {static_cast<int64_t>(rng() % 20 + 3), static_cast<int64_t>(rng() % 700 + 50)};
         Call call = RandomCall(rng, shape, [](aclnn_cpu::ValueDomain d, std::mt19937_64& g) { return DomainValue(d, g); },
                                false);
-        if (!aclnn_cpu::IsGradient(r)) {  // reduction none, for elementwise results: out of the whole shape
-            call.parameters[0] = 0;
+        if (aclnn_cpu::ReductionParameter(r) >= 0 && !aclnn_cpu::IsGradient(r)) {  // none: out of the whole shape
+            call.parameters[static_cast<size_t>(aclnn_cpu::ReductionParameter(r))] = 0;
             call.out = std::make_unique<DeviceTensor>(Dense(OutDims(call, call.BroadcastShape()), call.out->spec().type),
                                                       rng, Uniform{1.0}, 3);
         }

@@ -38,7 +38,7 @@ class ParameterInfo:
         self.name = name
         self.python_name = python_name(name)
         self.aten_name = aten_name
-        self.type = type  # "int64", "float", "bool", "reduction" (an int64 naming none, mean, sum)
+        self.type = type  # "int64", "float", "double", "bool", "reduction" (an int64 naming none, mean, sum)
         self.default = default
         self.minimum = minimum
         self.maximum = maximum
@@ -46,7 +46,7 @@ class ParameterInfo:
     def python_default(self):
         if self.type == "reduction":
             return _REDUCTION_NAMES.get(int(self.default), int(self.default))
-        return {"int64": int, "float": float, "bool": bool}[self.type](self.default)
+        return {"int64": int, "float": float, "double": float, "bool": bool}[self.type](self.default)
 
     def to_double(self, value):
         """The value as the C table's adapters take it (a double)."""
@@ -69,7 +69,8 @@ class OperatorInfo:
         self.inputs = tuple(InputInfo(**i) for i in row["inputs"])
         self.self_input = row["self_input"]
         self.parameters = tuple(ParameterInfo(**p) for p in row["parameters"])
-        self.result = row["result"]  # "loss", "gradient", "loss_over_first_dim", "gradient_of_self"
+        # "loss", "gradient", "loss_over_first_dim", "gradient_of_self", "elementwise"
+        self.result = row["result"]
         self.inputs_share_dtype = row["inputs_share_dtype"]  # CANN requires one dtype for the inputs
         self.aten_name = row["aten_name"]
         self.out_dtype_input = row["out_dtype_input"]  # out's dtype must be this input's (CANN), or -1
@@ -92,7 +93,7 @@ class OperatorInfo:
         except ValueError:
             # Shapes that do not broadcast: the C API names them (161002); out takes the first input's shape.
             return tuple(input_shapes[0])
-        if self.result in ("gradient", "gradient_of_self") or reduction == 0:
+        if self.result in ("gradient", "gradient_of_self", "elementwise") or reduction == 0:
             return shape
         if self.result == "loss":
             return ()

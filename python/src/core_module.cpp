@@ -119,7 +119,7 @@ PYBIND11_MODULE(_core, module) {
             }
             for (int i = 0; i < row.parameter_count; ++i) {
                 const aclnn_cpu::ParameterDescription& parameter = row.parameters[i];
-                static const char* const kTypes[] = {"int64", "float", "bool", "reduction"};
+                static const char* const kTypes[] = {"int64", "float", "bool", "reduction", "double"};
                 parameters.append(py::dict(
                     py::arg("name") = parameter.name,
                     py::arg("aten_name") = text_or_none(parameter.aten_name),
@@ -127,7 +127,8 @@ PYBIND11_MODULE(_core, module) {
                     py::arg("default") = parameter.default_value, py::arg("minimum") = parameter.minimum,
                     py::arg("maximum") = parameter.maximum));
             }
-            static const char* const kResults[] = {"loss", "gradient", "loss_over_first_dim", "gradient_of_self"};
+            static const char* const kResults[] = {"loss", "gradient", "loss_over_first_dim", "gradient_of_self",
+                                                   "elementwise"};
             table.append(py::dict(py::arg("name") = row.name, py::arg("api_name") = row.api_name,
                                   py::arg("summary") = row.summary, py::arg("inputs") = inputs,
                                   py::arg("self_input") = row.self_input, py::arg("parameters") = parameters,

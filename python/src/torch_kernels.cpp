@@ -189,6 +189,7 @@ bool ReadArguments(const aclnn_cpu::OperatorDescription& row, const std::vector<
                 if (!value.isNone()) call->given[static_cast<size_t>(index)] = value.toTensor();
                 break;
             case Role::kParameter: {
+                if (value.isNone()) break;  // an optional aten argument left out (logit's eps): the row's default
                 double& parameter = call->parameters[static_cast<size_t>(index)];
                 parameter = value.isInt() ? static_cast<double>(value.toInt())
                             : value.isBool() ? (value.toBool() ? 1.0 : 0.0)
@@ -217,7 +218,7 @@ c10::optional<at::Tensor> RunRow(const aclnn_cpu::OperatorDescription& row, cons
         inputs.push_back(call.given[static_cast<size_t>(k)]);
         places.push_back(k);
     }
-    const int64_t reduction = row.parameter_count > 0 ? aclnn_cpu::operator_rows::Int(call.parameters[0]) : 0;
+    const int64_t reduction = aclnn_cpu::ReductionValue(row, call.parameters.data());
     // PyTorch's dtype rules decide what runs. Where its kernel takes one dtype only, a required input of
     // another dtype goes to PyTorch, which raises its own error. Otherwise integer and bool inputs take the
     // floating type PyTorch would compute in (the loss of an f16 input and an int64 target is f16 arithmetic),

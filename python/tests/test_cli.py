@@ -23,13 +23,17 @@ def test_gen_run_compare(tmp_path, operator, dtype):
     case = tmp_path / "case"
     info = _operators.OPERATORS[operator]
     extra = ["--beta", "0.75"] if "beta" in {p.python_name for p in info.parameters} else []
+    has_reduction = any(p.type == "reduction" for p in info.parameters)
+    reduction = ["--reduction", "none"] if has_reduction else []
     # target broadcasts along the rows where the row lets it; else it has self's shape (CANN's rule).
-    target_shape = [1024] if [i.shape for i in info.inputs if i.name == "target"] == ["broadcast"] else [8, 1024]
+    targets = [i for i in info.inputs if i.role == "target"]
+    target_shape = [1024] if [i.shape for i in targets] == ["broadcast"] else [8, 1024]
     done = cli("gen", operator, "--shape", "8,1024", "--target-shape", ",".join(map(str, target_shape)), "--dtype",
-               dtype, "--seed", 11, "--reduction", "none", *extra, "--dir", case)
+               dtype, "--seed", 11, *reduction, *extra, "--dir", case)
     assert done.returncode == 0, done.stderr
     manifest = json.loads((case / "case.json").read_text())
-    assert manifest["inputs"]["target"]["shape"] == target_shape
+    for target in targets:
+        assert manifest["inputs"][target.python_name]["shape"] == target_shape
     # The recorded command reproduces the golden bit for bit.
     out = tmp_path / "out.bin"
     args = manifest["command"].split()[1:]
@@ -43,10 +47,12 @@ def test_gen_run_compare(tmp_path, operator, dtype):
     def load(name, shape):
         values = np.fromfile(case / f"{name}.bin", dtype=storage).reshape(shape)
         return aclnn_cpu.Bfloat16(values) if dtype == "bfloat16" else values
-    inputs = [None if i.optional else load(i.python_name, tuple(target_shape) if i.python_name == "target" else (8, 1024))
+    inputs = [None if i.optional else load(i.python_name, tuple(target_shape) if i.role == "target" else (8, 1024))
               for i in info.inputs]
     keywords = {"beta": 0.75} if extra else {}
-    result = getattr(aclnn_cpu, operator)(*inputs, reduction="none", **keywords)
+    if has_reduction:
+        keywords["reduction"] = "none"
+    result = getattr(aclnn_cpu, operator)(*inputs, **keywords)
     result_bytes = (result.bits if dtype == "bfloat16" else result).tobytes()
     assert result_bytes == out.read_bytes()
     done = cli("compare", out, case / "golden.bin", "--dtype", dtype)

@@ -21,7 +21,11 @@ REDUCTIONS = ["none", "mean", "sum"]
 # The losses PyTorch has, by the table's aten names; each row's gradient is the row named <loss>_backward.
 LOSSES = sorted(name for name, info in OPERATORS.items() if info.result == "loss" and info.aten_name)
 # A value other than the default for each parameter besides reduction.
-PARAMETERS = {"beta": 0.7}
+PARAMETERS = {"beta": 0.7, "eps": 0.05}
+# The table's elementwise functions PyTorch has (torch.<aten name>), and every row by the aten operator it serves
+# (a function's gradient is the row serving <aten name>_backward).
+ELEMENTWISE = sorted(name for name, info in OPERATORS.items() if info.result == "elementwise" and info.aten_name)
+ROW_OF_ATEN = {info.aten_name: name for name, info in OPERATORS.items() if info.aten_name}
 # PyTorch's nn modules, by their lowercased names (nn.MSELoss is "mseloss", the aten name without "_"; PyTorch
 # abbreviates binary cross-entropy).
 MODULES = {cls.__name__.lower(): cls for cls in vars(torch.nn).values()
@@ -94,6 +98,29 @@ def test_loss_and_autograd_equal_the_package_bit_for_bit(name, dtype, reduction)
     scale = finite.abs().max().item() if finite.numel() else 0.0
     tolerance = 1e-5 if dtype == "float32" else 1e-2
     assert torch.allclose(loss.double(), golden, rtol=tolerance, atol=tolerance * scale)
+
+
+@pytest.mark.parametrize("dtype", sorted(DTYPES))
+@pytest.mark.parametrize("name", ELEMENTWISE)
+def test_an_elementwise_function_and_its_gradient_equal_the_package_bit_for_bit(name, dtype):
+    info = OPERATORS[name]
+    torch_type = DTYPES[dtype]
+    generator = torch.Generator().manual_seed(ELEMENTWISE.index(name))
+    x = values_of(info.inputs[0].domain, (24, 40), torch_type, generator).requires_grad_()
+    incoming = (torch.rand((24, 40), generator=generator) - 0.5).to(torch_type)
+    gradient_row = OPERATORS[ROW_OF_ATEN[info.aten_name + "_backward"]]
+    # The defaults (PyTorch's None), then the other values.
+    for given in ({}, {p.python_name: PARAMETERS[p.python_name] for p in info.parameters if p.python_name in PARAMETERS}):
+        with override.enabled():
+            result = getattr(torch, info.aten_name)(x, **{p.aten_name: given[p.python_name]
+                                                            for p in info.parameters if p.python_name in given})
+            (gradient,) = torch.autograd.grad(result, [x], incoming)
+        expected = getattr(aclnn_cpu, name)(x.detach(), **given)
+        assert result.dtype == torch_type and storage_bytes(result) == storage_bytes(expected)
+        by_aten = {"self": x.detach(), "grad_output": incoming}
+        expected_gradient = getattr(aclnn_cpu, gradient_row.name)(*(by_aten[i.aten_name] for i in gradient_row.inputs),
+                                                                  **given)
+        assert storage_bytes(gradient) == storage_bytes(expected_gradient)
 
 
 @pytest.mark.parametrize("name", LOSSES)

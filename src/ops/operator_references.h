@@ -335,4 +335,38 @@ inline ReferenceElement BinaryCrossEntropyGrad(const double* in, const Reference
     return result;
 }
 
+// aclnnLogit: ln(z / (1 - z)) exactly, z the input clamped as CANN's kernel clamps it in fp32 where eps >= 0 (the
+// upper end 1 - eps first, then eps; a NaN input stays NaN). parameters: eps. inputs: input.
+inline ReferenceElement Logit(const double* in, const ReferenceCall& call) {
+    const float eps = static_cast<float>(call.parameters[0]);
+    double z = in[0];
+    if (eps >= 0 && !std::isnan(z)) {
+        const double upper = static_cast<double>(1.0f - eps);
+        z = z <= upper ? z : upper;
+        z = z >= eps ? z : static_cast<double>(eps);
+    }
+    ReferenceElement result;
+    const long double q = static_cast<long double>(z) / (1.0L - static_cast<long double>(z));
+    result.value = static_cast<double>(std::log(q));
+    result.ulps = 1;
+    return result;
+}
+
+// aclnnLogitGrad: dy / (x (1 - x)) exactly inside CANN's window, its fp32 [eps, 1 - eps] (eps >= 0; 0 outside)
+// or [0, 1] (eps < 0 or NaN; NaN outside), both ends kept; a NaN x is outside. parameters: eps. inputs: x, dy.
+inline ReferenceElement LogitGrad(const double* in, const ReferenceCall& call) {
+    const float eps = static_cast<float>(call.parameters[0]);
+    const float lower = eps >= 0 ? eps : 0.0f;
+    const double x = in[0], dy = in[1];
+    ReferenceElement result;
+    result.ulps = 1;
+    if (!(x >= lower && x <= static_cast<double>(1.0f - lower))) {
+        result.value = eps >= 0 ? 0.0 : std::nan("");
+        return result;
+    }
+    const long double lx = x;
+    result.value = static_cast<double>(static_cast<long double>(dy) / (lx * (1.0L - lx)));
+    return result;
+}
+
 }  // namespace aclnn_cpu::references

@@ -3,9 +3,9 @@
 // tests, the fuzz harness, the stress program and the benchmark's workloads. A row says everything a layer
 // needs: the C function, its inputs (required or optional, with the values they take), its scalar parameters
 // (type, default, the range CANN accepts), the shape of its result, the dtype lists per SoC, the float64
-// reference the tests use, and the aten operator it serves with how aten's arguments map onto it. Adding an
-// operator means one row here (docs/design.md, "How to add an operator"). Header-only and built on the public
-// API (and plain data), so a tool needs no internal library to use it.
+// reference the tests use, and the aten operator it serves with how aten's arguments map onto it. Each
+// operator defines its row in its own source file (ACLNN_CPU_OPERATOR_ROW) and the build list names it
+// (docs/design.md, "How to add an operator"); the library exports the table (kOperators).
 #pragma once
 
 #include <cmath>
@@ -15,6 +15,7 @@
 
 #include "aclnn/acl_meta.h"
 #include "aclnn/opdev/op_errno.h"
+#include "common/export.h"
 #include "aclnnop/aclnn_binary_cross_entropy.h"
 #include "aclnnop/aclnn_binary_cross_entropy_backward.h"
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits.h"
@@ -66,7 +67,8 @@ struct InputDescription {
 
 // kReduction: an int64 naming a reduction (0 none, 1 mean, 2 sum; 3 batchmean where the row says so), CANN's
 // `int64_t reduction`; every layer finds a row's reduction by this type, never by a name.
-enum class ParameterType : uint8_t { kInt64, kFloat, kBool, kReduction };
+// kFloat and kDouble: the C API's float or double (a float parameter's value is the float nearest the double).
+enum class ParameterType : uint8_t { kInt64, kFloat, kBool, kReduction, kDouble };
 
 struct ParameterDescription {
     const char* name;       // CANN's parameter name (reduction, beta)
@@ -82,6 +84,7 @@ enum class ResultRule : uint8_t {
     kGradient,          // S
     kLossOverFirstDim,  // S under reduction 0, S without its first dim otherwise
     kGradientOfSelf,    // self's shape: S's values summed back over the dims self broadcasts in (ReduceSum)
+    kElementwise,       // S, with no reduction (a function of each element: aclnnLogit)
 };
 
 
@@ -226,167 +229,34 @@ inline float Float(double v) { return static_cast<float>(v); }
 
 }  // namespace operator_rows
 
-inline constexpr OperatorDescription kOperators[] = {
-    {"soft_margin_loss_backward", "aclnnSoftMarginLossBackward",
-     "gradOutput * -target * exp(-target*self) / (1 + exp(-target*self)), divided by N for mean",
-     3, {operator_rows::kGradOutput, operator_rows::kSelf, operator_rows::kSignTarget}, 1,
-     1, {operator_rows::kReduction},
-     ResultRule::kGradient, MeanDivisor::kBroadcastElements, &validation::kFloatTypesBf16FromAtlasA2, false,
-     &references::SoftMarginLossGrad, "soft_margin_loss_backward", AtenResultType::kSelf, nullptr, 0,
-     [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
-         return aclnnSoftMarginLossBackwardGetWorkspaceSize(in[0], in[1], in[2], operator_rows::Int(p[0]), out, size,
-                                                            executor);
-     },
-     aclnnSoftMarginLossBackward},
-    {"soft_margin_loss", "aclnnSoftMarginLoss", "log(1 + exp(-target*self)) per element, or its mean or sum",
-     2, {operator_rows::kSelf, operator_rows::kSignTarget}, 0,
-     1, {operator_rows::kAnyReduction},
-     ResultRule::kLoss, MeanDivisor::kBroadcastElements, &validation::kFloatTypesBf16FromAtlasA2, false,
-     &references::SoftMarginLoss, "soft_margin_loss", AtenResultType::kSelf, nullptr, 0,
-     [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
-         return aclnnSoftMarginLossGetWorkspaceSize(in[0], in[1], operator_rows::Int(p[0]), out, size, executor);
-     },
-     aclnnSoftMarginLoss},
-    {"mse_loss", "aclnnMseLoss", "(self - target)^2 per element, or its mean or sum",
-     2, {operator_rows::kSelf, operator_rows::kTarget}, 0,
-     1, {operator_rows::kReduction},
-     ResultRule::kLoss, MeanDivisor::kBroadcastElements, &validation::kFloatTypesBf16FromAtlasA2, false,
-     &references::MseLoss, "mse_loss", AtenResultType::kPromoted, nullptr, 0,
-     [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
-         return aclnnMseLossGetWorkspaceSize(in[0], in[1], operator_rows::Int(p[0]), out, size, executor);
-     },
-     aclnnMseLoss},
-    {"mse_loss_out", "aclnnMseLossOut", "(self - target)^2 per element, or its mean or sum over the first dim",
-     2, {operator_rows::kSelf, operator_rows::kTarget}, 0,
-     1, {operator_rows::kReduction},
-     ResultRule::kLossOverFirstDim, MeanDivisor::kBroadcastElements, &validation::kFloatTypesBf16FromAtlasA2, false,
-     &references::MseLoss, nullptr, AtenResultType::kPromoted, nullptr, 0,
-     [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
-         return aclnnMseLossOutGetWorkspaceSize(in[0], in[1], operator_rows::Int(p[0]), out, size, executor);
-     },
-     aclnnMseLossOut},
-    {"mse_loss_backward", "aclnnMseLossBackward", "2 * (self - target) * gradOutput, divided by numel(self) for mean",
-     3, {operator_rows::kGradOutput, operator_rows::kSelf, operator_rows::kTarget}, 1,
-     1, {operator_rows::kReduction},
-     ResultRule::kGradient, MeanDivisor::kSelfElements, &validation::kFloatTypesBf16FromAtlasA2, true,
-     &references::MseLossGrad, "mse_loss_backward", AtenResultType::kOneDtype, nullptr, 0,
-     [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
-         return aclnnMseLossBackwardGetWorkspaceSize(in[0], in[1], in[2], operator_rows::Int(p[0]), out, size,
-                                                     executor);
-     },
-     aclnnMseLossBackward},
-    {"l1_loss", "aclnnL1Loss", "|self - target| per element, or its mean or sum",
-     2, {operator_rows::kSelf, operator_rows::kTarget}, 0,
-     1, {operator_rows::kReduction},
-     ResultRule::kLoss, MeanDivisor::kBroadcastElements, &validation::kFloatTypesBf16FromAtlasA2, false,
-     &references::L1Loss, "l1_loss", AtenResultType::kPromoted, "l1_loss_backward", -1,
-     [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
-         return aclnnL1LossGetWorkspaceSize(in[0], in[1], operator_rows::Int(p[0]), out, size, executor);
-     },
-     aclnnL1Loss},
-    {"l1_loss_backward", "aclnnL1LossBackward", "sign(self - target) * gradOutput, divided by N for mean",
-     3, {operator_rows::kGradOutput, operator_rows::kSelf, operator_rows::kTarget}, 1,
-     1, {operator_rows::kReduction},
-     ResultRule::kGradient, MeanDivisor::kBroadcastElements, &validation::kFloatTypesBf16FromAtlasA2, false,
-     &references::L1LossGrad, nullptr, AtenResultType::kSelf, nullptr, 0,
-     [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
-         return aclnnL1LossBackwardGetWorkspaceSize(in[0], in[1], in[2], operator_rows::Int(p[0]), out, size,
-                                                    executor);
-     },
-     aclnnL1LossBackward},
-    {"smooth_l1_loss", "aclnnSmoothL1Loss",
-     "0.5 (self - target)^2 / beta where |self - target| < beta, else |self - target| - 0.5 beta; or its mean or sum",
-     2, {operator_rows::kSelf, operator_rows::kTarget}, 0,
-     2, {operator_rows::kReduction, operator_rows::kBeta},
-     ResultRule::kLoss, MeanDivisor::kBroadcastElements, &validation::kFloatTypesBf16FromAtlasA2, false,
-     &references::SmoothL1Loss, "smooth_l1_loss", AtenResultType::kPromoted, nullptr, 0,
-     [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
-         return aclnnSmoothL1LossGetWorkspaceSize(in[0], in[1], operator_rows::Int(p[0]), operator_rows::Float(p[1]),
-                                                  out, size, executor);
-     },
-     aclnnSmoothL1Loss},
-    {"smooth_l1_loss_backward", "aclnnSmoothL1LossBackward",
-     "gradOut * (self - target) / beta inside |self - target| < beta, gradOut * sign(self - target) outside; "
-     "divided by numel(self) for mean",
-     3, {{"gradOut", "grad_output", false, ValueDomain::kGradient}, operator_rows::kSelf, operator_rows::kTarget}, 1,
-     2, {operator_rows::kReduction, operator_rows::kBeta},
-     ResultRule::kGradient, MeanDivisor::kSelfElements, &validation::kFloatTypesBf16FromAtlasA2, false,
-     &references::SmoothL1LossGrad, "smooth_l1_loss_backward", AtenResultType::kSelf, nullptr, 0,
-     [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
-         return aclnnSmoothL1LossBackwardGetWorkspaceSize(in[0], in[1], in[2], operator_rows::Int(p[0]),
-                                                          operator_rows::Float(p[1]), out, size, executor);
-     },
-     aclnnSmoothL1LossBackward},
-    {"binary_cross_entropy_with_logits", "aclnnBinaryCrossEntropyWithLogits",
-     "weight * ((1 - target) * self - (1 + (posWeight - 1) * target) * log(sigmoid(self))); or its mean or sum",
-     4, {operator_rows::kSelf, operator_rows::kProbabilityTarget, operator_rows::kWeightOptional,
-         operator_rows::kPosWeightOptional}, 0,
-     1, {operator_rows::kReduction},
-     ResultRule::kLoss, MeanDivisor::kBroadcastElements, &validation::kHalfFirstTypesBf16FromAtlasA2, false,
-     &references::BinaryCrossEntropyWithLogits, "binary_cross_entropy_with_logits", AtenResultType::kTarget,
-     "binary_cross_entropy_with_logits_backward", 0,
-     [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
-         return aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize(in[0], in[1], in[2], in[3], operator_rows::Int(p[0]),
-                                                                  out, size, executor);
-     },
-     aclnnBinaryCrossEntropyWithLogits, 1},
-    {"binary_cross_entropy_with_logits_backward", "aclnnBinaryCrossEntropyWithLogitsBackward",
-     "gradOutput * weight * ((1 + posWeight * target - target) * sigmoid(self) - posWeight * target), divided by "
-     "numel(self) for mean",
-     5, {operator_rows::kGradOutputToSelf, operator_rows::kSelf, operator_rows::kProbabilityTarget,
-         operator_rows::kWeightOptional, operator_rows::kPosWeightOptional}, 1,
-     1, {operator_rows::kReduction},
-     ResultRule::kGradient, MeanDivisor::kSelfElements, &validation::kHalfFirstTypesBf16FromAtlasA2, false,
-     &references::BinaryCrossEntropyWithLogitsGrad, nullptr, AtenResultType::kSelf, nullptr, 0,
-     [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
-         return aclnnBinaryCrossEntropyWithLogitsBackwardGetWorkspaceSize(in[0], in[1], in[2], in[3], in[4],
-                                                                          operator_rows::Int(p[0]), out, size,
-                                                                          executor);
-     },
-     aclnnBinaryCrossEntropyWithLogitsBackward, 2},
-    {"kl_div_backward", "aclnnKlDivBackward",
-     "-(target * gradOutput), or -(exp(target) * gradOutput) with logTarget; divided by N for mean, by the first "
-     "dim for batchmean (reduction 3)",
-     3, {{"gradOutput", "grad_output", false, ValueDomain::kGradient, InputShape::kToBroadcast},
-         {"self", "self", false, ValueDomain::kReal, InputShape::kBroadcast, false},
-         {"target", "target", false, ValueDomain::kProbability}}, 1,
-     2, {operator_rows::kAnyReduction, operator_rows::kLogTarget},
-     ResultRule::kGradientOfSelf, MeanDivisor::kBroadcastElements, &validation::kFloatTypesBf16FromAtlasA2, false,
-     &references::KlDivGrad, nullptr, AtenResultType::kSelf, nullptr, 0,
-     [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
-         return aclnnKlDivBackwardGetWorkspaceSize(in[0], in[1], in[2], operator_rows::Int(p[0]), p[1] != 0.0, out,
-                                                   size, executor);
-     },
-     aclnnKlDivBackward, -1, true},
-    {"binary_cross_entropy", "aclnnBinaryCrossEntropy",
-     "-weight * (target * max(log(self), -100) + (1 - target) * max(log(1 - self), -100)); or its mean or sum",
-     3, {{"self", "self", false, ValueDomain::kProbability},
-         {"target", "target", false, ValueDomain::kProbability, InputShape::kSameAsSelf},
-         {"weight", "weight", true, ValueDomain::kWeight, InputShape::kSameAsSelf}}, 0,
-     1, {operator_rows::kReduction},
-     ResultRule::kLoss, MeanDivisor::kBroadcastElements, &validation::kFloatTypesBf16FromAtlasA2, true,
-     &references::BinaryCrossEntropy, "binary_cross_entropy", AtenResultType::kOneDtype, nullptr, 0,
-     [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
-         return aclnnBinaryCrossEntropyGetWorkspaceSize(in[0], in[1], in[2], operator_rows::Int(p[0]), out, size,
-                                                        executor);
-     },
-     aclnnBinaryCrossEntropy, 0, false, ACLNN_ERR_INNER_NULLPTR},
-    {"binary_cross_entropy_backward", "aclnnBinaryCrossEntropyBackward",
-     "gradOutput * (self - target) / max((1 - self) * self, 1e-12) * weight, times 1/numel(self) for mean",
-     4, {operator_rows::kGradOutputToSelf, {"self", "self", false, ValueDomain::kProbability},
-         {"target", "target", false, ValueDomain::kProbability, InputShape::kToSelf},
-         operator_rows::kWeightOptional}, 1,
-     1, {operator_rows::kReduction},
-     ResultRule::kGradient, MeanDivisor::kSelfElements, &validation::kHalfFirstTypesBf16FromAtlasA2, false,
-     &references::BinaryCrossEntropyGrad, "binary_cross_entropy_backward", AtenResultType::kOneDtype, nullptr, 0,
-     [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
-         return aclnnBinaryCrossEntropyBackwardGetWorkspaceSize(in[0], in[1], in[2], in[3], operator_rows::Int(p[0]),
-                                                                out, size, executor);
-     },
-     aclnnBinaryCrossEntropyBackward},
+// Every operator's row, in the order of the build list (CMakeLists.txt's ACLNN_CPU_OPERATORS, from which CMake
+// generates the list of rows, operator_rows.cpp). Each row is defined beside its operator's phase 1, with
+// ACLNN_CPU_OPERATOR_ROW(name). Indexable and iterable as an array of rows.
+struct OperatorTable {
+    const OperatorDescription* const* rows;
+    int count;
+
+    struct Iterator {
+        const OperatorDescription* const* at;
+        const OperatorDescription& operator*() const { return **at; }
+        Iterator& operator++() {
+            ++at;
+            return *this;
+        }
+        bool operator!=(const Iterator& other) const { return at != other.at; }
+    };
+    const OperatorDescription& operator[](int i) const { return *rows[i]; }
+    Iterator begin() const { return {rows}; }
+    Iterator end() const { return {rows + count}; }
 };
 
-inline constexpr int kOperatorCount = static_cast<int>(sizeof(kOperators) / sizeof(kOperators[0]));
+ACLNN_CPU_INTERNAL extern const OperatorTable kOperators;
+ACLNN_CPU_INTERNAL extern const int kOperatorCount;
+
+// Defines the row of the operator `name` (a name in the build list): ACLNN_CPU_OPERATOR_ROW(foo) = {...};
+#define ACLNN_CPU_OPERATOR_ROW(name)                          \
+    extern const OperatorDescription kOperatorRow_##name;    \
+    const OperatorDescription kOperatorRow_##name
 
 // The row named `name`, or nullptr.
 inline const OperatorDescription* FindOperator(const char* name) {
@@ -397,7 +267,13 @@ inline const OperatorDescription* FindOperator(const char* name) {
 
 // Whether out is 0-d (or reduced over a dim) for this reduction value: the row's result rule.
 inline bool ReducesTo(const OperatorDescription& row, int64_t reduction) {
-    return !IsGradient(row) && reduction != 0;
+    return (row.result == ResultRule::kLoss || row.result == ResultRule::kLossOverFirstDim) && reduction != 0;
+}
+
+// The reduction value among a call's parameters (the row's order), or 0 (none) where the row has none.
+inline int64_t ReductionValue(const OperatorDescription& row, const double* parameters) {
+    const int p = ReductionParameter(row);
+    return p >= 0 ? operator_rows::Int(parameters[p]) : 0;
 }
 
 }  // namespace aclnn_cpu

@@ -238,7 +238,7 @@ bool Reduces(const aclnn_cpu::OperatorDescription& op, int64_t reduction) { retu
 // Checks a successful call's result element by element (a mean or sum: the one value, or each column's, against
 // the reference sum) and every byte outside out's view.
 void VerifySuccess(const Fixture& f, const aclnn_cpu::OperatorDescription& op, const std::vector<double>& parameters) {
-    const int64_t reduction = parameters.empty() ? 0 : aclnn_cpu::operator_rows::Int(parameters[0]);
+    const int64_t reduction = aclnn_cpu::ReductionValue(op, parameters.data());
     const bool reduced = Reduces(op, reduction);
     std::vector<int64_t> shape;
     if (!InputShape(f, op, &shape)) Fail("phase 1 accepted shapes that do not broadcast");
@@ -471,7 +471,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         return 0;
     }
     std::vector<int64_t> shape;
-    if (Reduces(op, parameters.empty() ? 0 : aclnn_cpu::operator_rows::Int(parameters[0])) && InputShape(f, op, &shape) &&
+    if (Reduces(op, aclnn_cpu::ReductionValue(op, parameters.data())) && InputShape(f, op, &shape) &&
         Count(shape) > kMaxReducedElements) {
         // A reduced out bounds nothing: stride-0 inputs of 2^20 elements each broadcast to a valid sum of 2^40
         // terms, hours of phase 2 and of the reference. Phase 1's answer is the finding here; free its executor

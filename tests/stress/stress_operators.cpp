@@ -70,10 +70,13 @@ struct Job {
             if (d != nullptr) aclrtFree(d);
     }
 
-    int64_t reduction() const { return op->parameter_count > 0 ? static_cast<int64_t>(parameters[0]) : 0; }
+    int64_t reduction() const { return aclnn_cpu::ReductionValue(*op, parameters.data()); }
     bool Summed() const { return op->result == aclnn_cpu::ResultRule::kLoss && reduction() != 0; }
     bool OverFirstDim() const { return op->result == aclnn_cpu::ResultRule::kLossOverFirstDim && reduction() != 0; }
-    bool Scalar(int k) const { return k == 0 ? scalar_grad : k == kOut && Summed(); }
+    bool Scalar(int k) const {
+        if (k == kOut) return Summed();
+        return scalar_grad && aclnn_cpu::RoleOf(*op, k) == aclnn_cpu::InputRole::kIncomingGradient;
+    }
     int64_t Elements(int k) const {
         if (Scalar(k)) return 1;
         return k == kOut && OverFirstDim() ? columns : rows * columns;
@@ -135,7 +138,12 @@ std::unique_ptr<Job> Launch(std::mt19937_64& rng, aclrtStream stream) {
     if (op.out_dtype_input >= 0) job->types[kOut] = job->types[op.out_dtype_input];
     for (int k = 0; k < op.input_count; ++k) job->present[k] = !op.inputs[k].optional || rng() % 3 != 0;
     job->present[kOut] = true;
-    job->scalar_grad = aclnn_cpu::IsGradient(op) && rng() % 4 == 0;
+    // A 0-d incoming gradient, where the row lets it broadcast.
+    bool broadcastable_gradient = false;
+    for (int k = 0; k < op.input_count; ++k)
+        broadcastable_gradient |= aclnn_cpu::RoleOf(op, k) == aclnn_cpu::InputRole::kIncomingGradient &&
+                                  op.inputs[k].shape != aclnn_cpu::InputShape::kSameAsSelf;
+    job->scalar_grad = broadcastable_gradient && rng() % 4 == 0;
     // A quarter of the calls with hard labels, every label (a probability that is not self) 0 or 1: binary
     // cross-entropy then takes its one-log form.
     const bool hard_labels = rng() % 4 == 0;

@@ -12,6 +12,7 @@
 #include "engine/elementwise_operator.h"
 #include "ops/binary_cross_entropy/bce_kernels.h"
 #include "validation/exact_shape_checks.h"
+#include "ops/operator_table.h"
 
 namespace {
 
@@ -112,3 +113,22 @@ aclnnStatus aclnnBinaryCrossEntropy(void* workspace, uint64_t workspaceSize, acl
 }
 
 }  // extern "C"
+
+// The operator's row of the table every layer above the C API reads (ops/operator_table.h).
+namespace aclnn_cpu {
+
+ACLNN_CPU_OPERATOR_ROW(binary_cross_entropy) = {"binary_cross_entropy", "aclnnBinaryCrossEntropy",
+    "-weight * (target * max(log(self), -100) + (1 - target) * max(log(1 - self), -100)); or its mean or sum",
+    3, {{"self", "self", false, ValueDomain::kProbability},
+        {"target", "target", false, ValueDomain::kProbability, InputShape::kSameAsSelf},
+        {"weight", "weight", true, ValueDomain::kWeight, InputShape::kSameAsSelf}}, 0,
+    1, {operator_rows::kReduction},
+    ResultRule::kLoss, MeanDivisor::kBroadcastElements, &validation::kFloatTypesBf16FromAtlasA2, true,
+    &references::BinaryCrossEntropy, "binary_cross_entropy", AtenResultType::kOneDtype, nullptr, 0,
+    [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
+        return aclnnBinaryCrossEntropyGetWorkspaceSize(in[0], in[1], in[2], operator_rows::Int(p[0]), out, size,
+                                                       executor);
+    },
+    aclnnBinaryCrossEntropy, 0, false, ACLNN_ERR_INNER_NULLPTR};
+
+}  // namespace aclnn_cpu

@@ -8,6 +8,7 @@
 #include "engine/elementwise_operator.h"
 #include "ops/binary_cross_entropy/bce_kernels.h"
 #include "validation/exact_shape_checks.h"
+#include "ops/operator_table.h"
 
 namespace {
 
@@ -68,3 +69,23 @@ aclnnStatus aclnnBinaryCrossEntropyBackward(void* workspace, uint64_t workspaceS
 }
 
 }  // extern "C"
+
+// The operator's row of the table every layer above the C API reads (ops/operator_table.h).
+namespace aclnn_cpu {
+
+ACLNN_CPU_OPERATOR_ROW(binary_cross_entropy_backward) = {
+    "binary_cross_entropy_backward", "aclnnBinaryCrossEntropyBackward",
+    "gradOutput * (self - target) / max((1 - self) * self, 1e-12) * weight, times 1/numel(self) for mean",
+    4, {operator_rows::kGradOutputToSelf, {"self", "self", false, ValueDomain::kProbability},
+        {"target", "target", false, ValueDomain::kProbability, InputShape::kToSelf},
+        operator_rows::kWeightOptional}, 1,
+    1, {operator_rows::kReduction},
+    ResultRule::kGradient, MeanDivisor::kSelfElements, &validation::kHalfFirstTypesBf16FromAtlasA2, false,
+    &references::BinaryCrossEntropyGrad, "binary_cross_entropy_backward", AtenResultType::kOneDtype, nullptr, 0,
+    [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
+        return aclnnBinaryCrossEntropyBackwardGetWorkspaceSize(in[0], in[1], in[2], in[3], operator_rows::Int(p[0]),
+                                                               out, size, executor);
+    },
+    aclnnBinaryCrossEntropyBackward};
+
+}  // namespace aclnn_cpu

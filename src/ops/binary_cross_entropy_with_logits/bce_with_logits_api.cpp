@@ -10,6 +10,7 @@
 #include "engine/elementwise_operator.h"
 #include "ops/binary_cross_entropy_with_logits/bce_with_logits_kernels.h"
 #include "validation/exact_shape_checks.h"
+#include "ops/operator_table.h"
 
 namespace {
 
@@ -78,3 +79,23 @@ aclnnStatus aclnnBinaryCrossEntropyWithLogits(void* workspace, uint64_t workspac
 }
 
 }  // extern "C"
+
+// The operator's row of the table every layer above the C API reads (ops/operator_table.h).
+namespace aclnn_cpu {
+
+ACLNN_CPU_OPERATOR_ROW(binary_cross_entropy_with_logits) = {
+    "binary_cross_entropy_with_logits", "aclnnBinaryCrossEntropyWithLogits",
+    "weight * ((1 - target) * self - (1 + (posWeight - 1) * target) * log(sigmoid(self))); or its mean or sum",
+    4, {operator_rows::kSelf, operator_rows::kProbabilityTarget, operator_rows::kWeightOptional,
+        operator_rows::kPosWeightOptional}, 0,
+    1, {operator_rows::kReduction},
+    ResultRule::kLoss, MeanDivisor::kBroadcastElements, &validation::kHalfFirstTypesBf16FromAtlasA2, false,
+    &references::BinaryCrossEntropyWithLogits, "binary_cross_entropy_with_logits", AtenResultType::kTarget,
+    "binary_cross_entropy_with_logits_backward", 0,
+    [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
+        return aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize(in[0], in[1], in[2], in[3], operator_rows::Int(p[0]),
+                                                                 out, size, executor);
+    },
+    aclnnBinaryCrossEntropyWithLogits, 1};
+
+}  // namespace aclnn_cpu

@@ -11,6 +11,7 @@
 #include "engine/elementwise_operator.h"
 #include "ops/binary_cross_entropy_with_logits/bce_with_logits_kernels.h"
 #include "validation/exact_shape_checks.h"
+#include "ops/operator_table.h"
 
 namespace {
 
@@ -86,3 +87,24 @@ aclnnStatus aclnnBinaryCrossEntropyWithLogitsBackward(void* workspace, uint64_t 
 }
 
 }  // extern "C"
+
+// The operator's row of the table every layer above the C API reads (ops/operator_table.h).
+namespace aclnn_cpu {
+
+ACLNN_CPU_OPERATOR_ROW(binary_cross_entropy_with_logits_backward) = {
+    "binary_cross_entropy_with_logits_backward", "aclnnBinaryCrossEntropyWithLogitsBackward",
+    "gradOutput * weight * ((1 + posWeight * target - target) * sigmoid(self) - posWeight * target), divided by "
+    "numel(self) for mean",
+    5, {operator_rows::kGradOutputToSelf, operator_rows::kSelf, operator_rows::kProbabilityTarget,
+        operator_rows::kWeightOptional, operator_rows::kPosWeightOptional}, 1,
+    1, {operator_rows::kReduction},
+    ResultRule::kGradient, MeanDivisor::kSelfElements, &validation::kHalfFirstTypesBf16FromAtlasA2, false,
+    &references::BinaryCrossEntropyWithLogitsGrad, nullptr, AtenResultType::kSelf, nullptr, 0,
+    [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
+        return aclnnBinaryCrossEntropyWithLogitsBackwardGetWorkspaceSize(in[0], in[1], in[2], in[3], in[4],
+                                                                         operator_rows::Int(p[0]), out, size,
+                                                                         executor);
+    },
+    aclnnBinaryCrossEntropyWithLogitsBackward, 2};
+
+}  // namespace aclnn_cpu

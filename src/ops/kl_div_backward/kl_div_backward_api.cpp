@@ -14,6 +14,7 @@
 #include "engine/elementwise_operator.h"
 #include "ops/kl_div_backward/kl_div_backward_kernels.h"
 #include "validation/tensor_checks.h"
+#include "ops/operator_table.h"
 
 namespace {
 
@@ -121,3 +122,23 @@ aclnnStatus aclnnKlDivBackward(void* workspace, uint64_t workspaceSize, aclOpExe
 }
 
 }  // extern "C"
+
+// The operator's row of the table every layer above the C API reads (ops/operator_table.h).
+namespace aclnn_cpu {
+
+ACLNN_CPU_OPERATOR_ROW(kl_div_backward) = {"kl_div_backward", "aclnnKlDivBackward",
+    "-(target * gradOutput), or -(exp(target) * gradOutput) with logTarget; divided by N for mean, by the first "
+    "dim for batchmean (reduction 3)",
+    3, {{"gradOutput", "grad_output", false, ValueDomain::kGradient, InputShape::kToBroadcast},
+        {"self", "self", false, ValueDomain::kReal, InputShape::kBroadcast, false},
+        {"target", "target", false, ValueDomain::kProbability}}, 1,
+    2, {operator_rows::kAnyReduction, operator_rows::kLogTarget},
+    ResultRule::kGradientOfSelf, MeanDivisor::kBroadcastElements, &validation::kFloatTypesBf16FromAtlasA2, false,
+    &references::KlDivGrad, nullptr, AtenResultType::kSelf, nullptr, 0,
+    [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
+        return aclnnKlDivBackwardGetWorkspaceSize(in[0], in[1], in[2], operator_rows::Int(p[0]), p[1] != 0.0, out,
+                                                  size, executor);
+    },
+    aclnnKlDivBackward, -1, true};
+
+}  // namespace aclnn_cpu

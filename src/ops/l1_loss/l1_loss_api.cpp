@@ -7,6 +7,7 @@
 #include "common/error_message.h"
 #include "engine/elementwise_operator.h"
 #include "ops/l1_loss/l1_loss_kernels.h"
+#include "ops/operator_table.h"
 
 namespace {
 
@@ -78,3 +79,18 @@ aclnnStatus aclnnL1Loss(void* workspace, uint64_t workspaceSize, aclOpExecutor* 
 }
 
 }  // extern "C"
+
+// The operator's row of the table every layer above the C API reads (ops/operator_table.h).
+namespace aclnn_cpu {
+
+ACLNN_CPU_OPERATOR_ROW(l1_loss) = {"l1_loss", "aclnnL1Loss", "|self - target| per element, or its mean or sum",
+    2, {operator_rows::kSelf, operator_rows::kTarget}, 0,
+    1, {operator_rows::kReduction},
+    ResultRule::kLoss, MeanDivisor::kBroadcastElements, &validation::kFloatTypesBf16FromAtlasA2, false,
+    &references::L1Loss, "l1_loss", AtenResultType::kPromoted, "l1_loss_backward", -1,
+    [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
+        return aclnnL1LossGetWorkspaceSize(in[0], in[1], operator_rows::Int(p[0]), out, size, executor);
+    },
+    aclnnL1Loss};
+
+}  // namespace aclnn_cpu

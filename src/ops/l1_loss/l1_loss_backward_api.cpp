@@ -7,6 +7,7 @@
 #include "aclnnop/aclnn_l1_loss_backward.h"
 #include "engine/elementwise_operator.h"
 #include "ops/l1_loss/l1_loss_kernels.h"
+#include "ops/operator_table.h"
 
 namespace {
 
@@ -61,3 +62,21 @@ aclnnStatus aclnnL1LossBackward(void* workspace, uint64_t workspaceSize, aclOpEx
 }
 
 }  // extern "C"
+
+// The operator's row of the table every layer above the C API reads (ops/operator_table.h).
+namespace aclnn_cpu {
+
+ACLNN_CPU_OPERATOR_ROW(l1_loss_backward) = {
+    "l1_loss_backward", "aclnnL1LossBackward",
+    "sign(self - target) * gradOutput, divided by N for mean",
+    3, {operator_rows::kGradOutput, operator_rows::kSelf, operator_rows::kTarget}, 1,
+    1, {operator_rows::kReduction},
+    ResultRule::kGradient, MeanDivisor::kBroadcastElements, &validation::kFloatTypesBf16FromAtlasA2, false,
+    &references::L1LossGrad, nullptr, AtenResultType::kSelf, nullptr, 0,
+    [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
+        return aclnnL1LossBackwardGetWorkspaceSize(in[0], in[1], in[2], operator_rows::Int(p[0]), out, size,
+                                                   executor);
+    },
+    aclnnL1LossBackward};
+
+}  // namespace aclnn_cpu

@@ -6,6 +6,7 @@
 #include "engine/elementwise_operator.h"
 #include "ops/mse_loss/mse_loss_checks.h"
 #include "ops/mse_loss/mse_loss_kernels.h"
+#include "ops/operator_table.h"
 
 namespace {
 
@@ -44,3 +45,18 @@ aclnnStatus aclnnMseLoss(void* workspace, uint64_t workspaceSize, aclOpExecutor*
 }
 
 }  // extern "C"
+
+// The operator's row of the table every layer above the C API reads (ops/operator_table.h).
+namespace aclnn_cpu {
+
+ACLNN_CPU_OPERATOR_ROW(mse_loss) = {"mse_loss", "aclnnMseLoss", "(self - target)^2 per element, or its mean or sum",
+    2, {operator_rows::kSelf, operator_rows::kTarget}, 0,
+    1, {operator_rows::kReduction},
+    ResultRule::kLoss, MeanDivisor::kBroadcastElements, &validation::kFloatTypesBf16FromAtlasA2, false,
+    &references::MseLoss, "mse_loss", AtenResultType::kPromoted, nullptr, 0,
+    [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
+        return aclnnMseLossGetWorkspaceSize(in[0], in[1], operator_rows::Int(p[0]), out, size, executor);
+    },
+    aclnnMseLoss};
+
+}  // namespace aclnn_cpu

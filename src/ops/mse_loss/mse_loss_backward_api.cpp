@@ -7,6 +7,7 @@
 #include "aclnnop/aclnn_mse_loss_backward.h"
 #include "engine/elementwise_operator.h"
 #include "ops/mse_loss/mse_loss_kernels.h"
+#include "ops/operator_table.h"
 
 namespace {
 
@@ -57,3 +58,21 @@ aclnnStatus aclnnMseLossBackward(void* workspace, uint64_t workspaceSize, aclOpE
 }
 
 }  // extern "C"
+
+// The operator's row of the table every layer above the C API reads (ops/operator_table.h).
+namespace aclnn_cpu {
+
+ACLNN_CPU_OPERATOR_ROW(mse_loss_backward) = {
+    "mse_loss_backward", "aclnnMseLossBackward",
+    "2 * (self - target) * gradOutput, divided by numel(self) for mean",
+    3, {operator_rows::kGradOutput, operator_rows::kSelf, operator_rows::kTarget}, 1,
+    1, {operator_rows::kReduction},
+    ResultRule::kGradient, MeanDivisor::kSelfElements, &validation::kFloatTypesBf16FromAtlasA2, true,
+    &references::MseLossGrad, "mse_loss_backward", AtenResultType::kOneDtype, nullptr, 0,
+    [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
+        return aclnnMseLossBackwardGetWorkspaceSize(in[0], in[1], in[2], operator_rows::Int(p[0]), out, size,
+                                                    executor);
+    },
+    aclnnMseLossBackward};
+
+}  // namespace aclnn_cpu

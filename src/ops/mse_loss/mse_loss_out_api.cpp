@@ -8,6 +8,7 @@
 #include "engine/elementwise_operator.h"
 #include "ops/mse_loss/mse_loss_checks.h"
 #include "ops/mse_loss/mse_loss_kernels.h"
+#include "ops/operator_table.h"
 
 namespace {
 
@@ -46,3 +47,20 @@ aclnnStatus aclnnMseLossOut(void* workspace, uint64_t workspaceSize, aclOpExecut
 }
 
 }  // extern "C"
+
+// The operator's row of the table every layer above the C API reads (ops/operator_table.h).
+namespace aclnn_cpu {
+
+ACLNN_CPU_OPERATOR_ROW(mse_loss_out) = {
+    "mse_loss_out", "aclnnMseLossOut",
+    "(self - target)^2 per element, or its mean or sum over the first dim",
+    2, {operator_rows::kSelf, operator_rows::kTarget}, 0,
+    1, {operator_rows::kReduction},
+    ResultRule::kLossOverFirstDim, MeanDivisor::kBroadcastElements, &validation::kFloatTypesBf16FromAtlasA2, false,
+    &references::MseLoss, nullptr, AtenResultType::kPromoted, nullptr, 0,
+    [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
+        return aclnnMseLossOutGetWorkspaceSize(in[0], in[1], operator_rows::Int(p[0]), out, size, executor);
+    },
+    aclnnMseLossOut};
+
+}  // namespace aclnn_cpu

@@ -8,6 +8,7 @@
 #include "common/error_message.h"
 #include "engine/elementwise_operator.h"
 #include "ops/smooth_l1_loss/smooth_l1_loss.h"
+#include "ops/operator_table.h"
 
 namespace {
 
@@ -67,3 +68,20 @@ aclnnStatus aclnnSmoothL1Loss(void* workspace, uint64_t workspaceSize, aclOpExec
 }
 
 }  // extern "C"
+
+// The operator's row of the table every layer above the C API reads (ops/operator_table.h).
+namespace aclnn_cpu {
+
+ACLNN_CPU_OPERATOR_ROW(smooth_l1_loss) = {"smooth_l1_loss", "aclnnSmoothL1Loss",
+    "0.5 (self - target)^2 / beta where |self - target| < beta, else |self - target| - 0.5 beta; or its mean or sum",
+    2, {operator_rows::kSelf, operator_rows::kTarget}, 0,
+    2, {operator_rows::kReduction, operator_rows::kBeta},
+    ResultRule::kLoss, MeanDivisor::kBroadcastElements, &validation::kFloatTypesBf16FromAtlasA2, false,
+    &references::SmoothL1Loss, "smooth_l1_loss", AtenResultType::kPromoted, nullptr, 0,
+    [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
+        return aclnnSmoothL1LossGetWorkspaceSize(in[0], in[1], operator_rows::Int(p[0]), operator_rows::Float(p[1]),
+                                                 out, size, executor);
+    },
+    aclnnSmoothL1Loss};
+
+}  // namespace aclnn_cpu

@@ -10,6 +10,7 @@
 #include "common/error_message.h"
 #include "engine/elementwise_operator.h"
 #include "ops/smooth_l1_loss/smooth_l1_loss.h"
+#include "ops/operator_table.h"
 
 namespace {
 
@@ -78,3 +79,21 @@ aclnnStatus aclnnSmoothL1LossBackward(void* workspace, uint64_t workspaceSize, a
 }
 
 }  // extern "C"
+
+// The operator's row of the table every layer above the C API reads (ops/operator_table.h).
+namespace aclnn_cpu {
+
+ACLNN_CPU_OPERATOR_ROW(smooth_l1_loss_backward) = {"smooth_l1_loss_backward", "aclnnSmoothL1LossBackward",
+    "gradOut * (self - target) / beta inside |self - target| < beta, gradOut * sign(self - target) outside; "
+    "divided by numel(self) for mean",
+    3, {{"gradOut", "grad_output", false, ValueDomain::kGradient}, operator_rows::kSelf, operator_rows::kTarget}, 1,
+    2, {operator_rows::kReduction, operator_rows::kBeta},
+    ResultRule::kGradient, MeanDivisor::kSelfElements, &validation::kFloatTypesBf16FromAtlasA2, false,
+    &references::SmoothL1LossGrad, "smooth_l1_loss_backward", AtenResultType::kSelf, nullptr, 0,
+    [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
+        return aclnnSmoothL1LossBackwardGetWorkspaceSize(in[0], in[1], in[2], operator_rows::Int(p[0]),
+                                                         operator_rows::Float(p[1]), out, size, executor);
+    },
+    aclnnSmoothL1LossBackward};
+
+}  // namespace aclnn_cpu

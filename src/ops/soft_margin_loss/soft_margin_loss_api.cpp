@@ -5,6 +5,7 @@
 #include "aclnnop/aclnn_soft_margin_loss.h"
 #include "engine/elementwise_operator.h"
 #include "ops/soft_margin_loss/soft_margin_loss_kernel.h"
+#include "ops/operator_table.h"
 
 namespace {
 
@@ -47,3 +48,20 @@ aclnnStatus aclnnSoftMarginLoss(void* workspace, uint64_t workspaceSize, aclOpEx
 }
 
 }  // extern "C"
+
+// The operator's row of the table every layer above the C API reads (ops/operator_table.h).
+namespace aclnn_cpu {
+
+ACLNN_CPU_OPERATOR_ROW(soft_margin_loss) = {
+    "soft_margin_loss", "aclnnSoftMarginLoss",
+    "log(1 + exp(-target*self)) per element, or its mean or sum",
+    2, {operator_rows::kSelf, operator_rows::kSignTarget}, 0,
+    1, {operator_rows::kAnyReduction},
+    ResultRule::kLoss, MeanDivisor::kBroadcastElements, &validation::kFloatTypesBf16FromAtlasA2, false,
+    &references::SoftMarginLoss, "soft_margin_loss", AtenResultType::kSelf, nullptr, 0,
+    [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
+        return aclnnSoftMarginLossGetWorkspaceSize(in[0], in[1], operator_rows::Int(p[0]), out, size, executor);
+    },
+    aclnnSoftMarginLoss};
+
+}  // namespace aclnn_cpu

@@ -6,6 +6,7 @@
 #include "common/error_message.h"
 #include "engine/elementwise_operator.h"
 #include "ops/soft_margin_loss_backward/soft_margin_loss_backward_kernel.h"
+#include "ops/operator_table.h"
 
 namespace {
 
@@ -56,3 +57,20 @@ aclnnStatus aclnnSoftMarginLossBackward(void* workspace, uint64_t workspaceSize,
 }
 
 }  // extern "C"
+
+// The operator's row of the table every layer above the C API reads (ops/operator_table.h).
+namespace aclnn_cpu {
+
+ACLNN_CPU_OPERATOR_ROW(soft_margin_loss_backward) = {"soft_margin_loss_backward", "aclnnSoftMarginLossBackward",
+    "gradOutput * -target * exp(-target*self) / (1 + exp(-target*self)), divided by N for mean",
+    3, {operator_rows::kGradOutput, operator_rows::kSelf, operator_rows::kSignTarget}, 1,
+    1, {operator_rows::kReduction},
+    ResultRule::kGradient, MeanDivisor::kBroadcastElements, &validation::kFloatTypesBf16FromAtlasA2, false,
+    &references::SoftMarginLossGrad, "soft_margin_loss_backward", AtenResultType::kSelf, nullptr, 0,
+    [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
+        return aclnnSoftMarginLossBackwardGetWorkspaceSize(in[0], in[1], in[2], operator_rows::Int(p[0]), out, size,
+                                                           executor);
+    },
+    aclnnSoftMarginLossBackward};
+
+}  // namespace aclnn_cpu

@@ -1,0 +1,152 @@
+// aclnnLogitGrad (ops-nn loss/logit_grad): dy / (x * (1 - x)) where x lies in [eps, 1 - eps] (eps >= 0; 0
+// elsewhere) or in [0, 1] (eps < 0, NaN elsewhere), both ends kept, as CANN's kernel selects it; a NaN x is
+// outside. The whole operator in one file: its functor for every SIMD target, its phase 1 and its row.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "ops/logit_grad/logit_grad.cpp"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+
+#include <cmath>
+
+#include "hwy/highway.h"
+#include "kernels/elementwise_tiles-inl.h"
+#include "kernels/float64_evaluation-inl.h"
+
+#ifndef ACLNN_CPU_OPS_LOGIT_GRAD_PARAMETERS
+#define ACLNN_CPU_OPS_LOGIT_GRAD_PARAMETERS
+namespace aclnn_cpu::ops::logit_grad {
+// CANN's kernel's window [lower, upper] (fp32) and the value outside it.
+struct Parameters {
+    float lower;
+    float upper;
+    float outside;
+};
+}  // namespace aclnn_cpu::ops::logit_grad
+#endif
+
+HWY_BEFORE_NAMESPACE();
+namespace aclnn_cpu::ops::logit_grad::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// The quotient in float64 (1 - x exact there, the product and quotient rounded once each), rounded to fp32 once:
+// fp32 steps would round x * (1 - x) to a subnormal for tiny x.
+struct LogitGrad {
+    static constexpr int kInputs = 2;  // x, dy
+    static constexpr int kScaledInput = -1;
+    static constexpr bool kOutTypeIsInputType = true;
+    using Parameters = logit_grad::Parameters;
+
+    explicit LogitGrad(const Parameters& parameters)
+        : lower(parameters.lower), upper(parameters.upper), outside(parameters.outside) {}
+
+    template <class D>
+    HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> x, hn::Vec<D> dy) const {
+        const auto gradient = kernels::HWY_NAMESPACE::EvaluateInFloat64(
+            d,
+            [](auto dd, auto x64, auto dy64) {
+                return hn::Div(dy64, hn::Mul(x64, hn::Sub(hn::Set(dd, 1.0), x64)));
+            },
+            x, dy);
+        const auto inside = hn::And(hn::Ge(x, hn::Set(d, lower)), hn::Le(x, hn::Set(d, upper)));
+        return hn::IfThenElse(inside, gradient, hn::Set(d, outside));
+    }
+
+    float lower, upper, outside;
+};
+
+kernels::TileKernel Choose(const kernels::KernelConfig& config, bool fusable) {
+    return kernels::HWY_NAMESPACE::ChooseTileKernel<LogitGrad>(config, fusable);
+}
+
+}  // namespace aclnn_cpu::ops::logit_grad::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+#include "aclnnop/aclnn_logit_grad.h"
+#include "engine/elementwise_operator.h"
+#include "ops/operator_table.h"
+#include "validation/exact_shape_checks.h"
+
+namespace aclnn_cpu::ops::logit_grad {
+
+HWY_EXPORT(Choose);
+
+kernels::TileKernel ChooseKernel(const kernels::KernelConfig& config, bool fusable) {
+    return HWY_DYNAMIC_DISPATCH(Choose)(config, fusable);
+}
+
+constexpr const char* kPhase1Name = "aclnnLogitGradGetWorkspaceSize";
+constexpr const char* kPhase2Name = "aclnnLogitGrad";
+
+// Atlas A2/A3 and Ascend 950 only (its OpDef's configs); on other chips no dtype is offered.
+constexpr validation::DtypeSupport kDtypes = {{{ACL_BF16, ACL_FLOAT16, ACL_FLOAT, 0}, 3}, {{0, 0, 0, 0}, 0}};
+
+// CANN's kernel: eps >= 0 selects [eps, 1 - eps] and 0 outside; eps < 0 (or NaN) [0, 1] and NaN outside.
+Parameters ParametersOf(double eps) {
+    const float eps32 = static_cast<float>(eps);
+    const float lower = eps32 >= 0 ? eps32 : 0.0f;
+    return {lower, 1.0f - lower, eps32 >= 0 ? 0.0f : NAN};
+}
+
+}  // namespace aclnn_cpu::ops::logit_grad
+
+extern "C" {
+
+// CANN generates this operator's op_api from its OpDef: null tensors (161001), each dtype in the list, one dtype
+// and one shape for x, dy and out (161002; its kernel reads dy at x's offsets), any eps.
+aclnnStatus aclnnLogitGradGetWorkspaceSize(const aclTensor* x, const aclTensor* dy, double eps, const aclTensor* out,
+                                           uint64_t* workspaceSize, aclOpExecutor** executor) {
+    using namespace aclnn_cpu;
+    namespace checks = validation::checks;
+    namespace logit_grad = ops::logit_grad;
+    return engine::GuardCBoundary(logit_grad::kPhase1Name, [&]() -> aclnnStatus {
+        engine::ElementwiseRequest request(logit_grad::kPhase1Name, workspaceSize, executor);
+        request.validation.inputs = {{x, "x"}, {dy, "dy"}};
+        request.validation.out = {out, "out"};
+        request.validation.dtypes = &logit_grad::kDtypes;
+        request.validation.steps = {
+            checks::NullTensors(),
+            checks::DtypesInList({0, 1, checks::kOut}),
+            checks::DtypeMatches(1, 0),
+            checks::DtypeMatches(checks::kOut, 0),
+            checks::ShapesEqual(0, 1),
+            checks::Ranks({0, 1, checks::kOut}),
+            checks::Layouts(),
+            checks::Broadcast(),
+            checks::OutShape(false),
+            checks::OutDoesNotOverlapItself(),
+        };
+        request.describe = [eps](const validation::ValidatedOperation&) {
+            engine::ElementwiseDescription description;
+            description.phase2_name = logit_grad::kPhase2Name;
+            description.choose_kernel = &logit_grad::ChooseKernel;
+            description.parameters = kernels::FunctorParameters::Of(logit_grad::ParametersOf(eps));
+            return description;
+        };
+        return engine::PlanElementwiseOperator(request);
+    });
+}
+
+aclnnStatus aclnnLogitGrad(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+    return aclnn_cpu::engine::RunElementwiseOperator(workspace, workspaceSize, executor, stream,
+                                                     aclnn_cpu::ops::logit_grad::kPhase2Name);
+}
+
+}  // extern "C"
+
+namespace aclnn_cpu {
+
+ACLNN_CPU_OPERATOR_ROW(logit_grad) = {
+    "logit_grad", "aclnnLogitGrad",
+    "dy / (x * (1 - x)) for x in [eps, 1 - eps] (0 outside) where eps >= 0, in [0, 1] (NaN outside) where eps < 0",
+    2, {{"x", "self", false, ValueDomain::kProbability},
+        {"dy", "grad_output", false, ValueDomain::kGradient, InputShape::kSameAsSelf}}, 0,
+    1, {{"eps", "eps", ParameterType::kDouble, -1, -operator_rows::kInfinity, operator_rows::kInfinity}},
+    ResultRule::kGradient, MeanDivisor::kBroadcastElements, &ops::logit_grad::kDtypes, true,
+    &references::LogitGrad, "logit_backward", AtenResultType::kPromoted, nullptr, 0,
+    [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
+        return aclnnLogitGradGetWorkspaceSize(in[0], in[1], p[0], out, size, executor);
+    },
+    aclnnLogitGrad, 0};
+
+}  // namespace aclnn_cpu
+#endif  // HWY_ONCE
