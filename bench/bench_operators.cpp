@@ -45,6 +45,7 @@ using PartnerFactory = std::function<std::unique_ptr<bench::Workload>(const benc
 struct FamilyForm {
     bool optional_given;
     bool hard_labels;
+    bool summed_back;  // a gradient of self's shape summed back from a larger target ("summed_back_")
     bool fewest_reads;        // no optional input given, or none to give (the in-cache headroom's form)
     std::string prefix;       // of the pair's name, after family/<row>/
     std::string description;  // for the ratio table
@@ -59,12 +60,21 @@ std::vector<FamilyForm> FamilyForms(const aclnn_cpu::OperatorDescription& row) {
             if (hard_labels && (aclnn_cpu::IsGradient(row) || !aclnn_cpu::TakesProbabilityLabels(row))) continue;
             std::string description = optional_given ? "" : "no optional inputs";
             if (hard_labels) description += description.empty() ? "hard labels" : ", hard labels";
-            forms.push_back({optional_given, hard_labels, !optional_given || !has_optional,
+            forms.push_back({optional_given, hard_labels, false, !optional_given || !has_optional,
                              std::string(optional_given ? "" : "bare_") + (hard_labels ? "labels_" : ""),
                              description.empty() ? "" : " (" + description + ")"});
         }
     }
+    // Against the sum loop of its reads: the values go into 1024 column sums rather than out.
+    if (row.result == aclnn_cpu::ResultRule::kGradientOfSelf)
+        forms.push_back(
+            {true, false, true, false, "summed_back_", " (self [1, 1024] summed back from [n/1024, 1024])"});
     return forms;
+}
+
+// How a gradient row runs in its pair: its mean where it has a reduction, else its one form.
+std::string ElementwiseForm(const aclnn_cpu::OperatorDescription& row) {
+    return aclnn_cpu::ReductionParameter(row) >= 0 ? "mean" : "elementwise";
 }
 
 // The in-cache headroom pair of a row's form without optional inputs, after pair/: headroom/<row>[/labels].
@@ -325,15 +335,23 @@ int main(int argc, char** argv) {
                     auto table_op = [=, &row](int64_t reduction) {
                         return Factory([=, &row] {
                             return bench::MakeTableOperator(row, reduction, n, threads, form.optional_given,
-                                                            form.hard_labels);
+                                                            form.hard_labels, form.summed_back);
                         });
                     };
                     const std::string base = std::string("family/") + row.name + "/" + form.prefix;
+                    if (form.summed_back) {
+                        pair(base + "mean_vs_sum", table_op(1), PartnerFactory([=](const bench::Workload& first) {
+                                 return bench::MakePlainSum(n, threads, &first, reads);
+                             }),
+                             true);
+                        continue;
+                    }
                     if (aclnn_cpu::IsGradient(row)) {
-                        pair(base + "mean_vs_loop", table_op(1), loop(reads), true);
+                        pair(base + ElementwiseForm(row) + "_vs_loop", table_op(1), loop(reads), true);
                         continue;
                     }
                     pair(base + "none_vs_loop", table_op(0), loop(reads), true);
+                    if (!aclnn_cpu::ReducesTo(row, 1)) continue;  // no reduction (an elementwise function)
                     pair(base + "mean_vs_sum", table_op(1), PartnerFactory([=](const bench::Workload& first) {
                              return bench::MakePlainSum(n, threads, &first, reads);
                          }),
@@ -385,13 +403,21 @@ int main(int argc, char** argv) {
             const std::string base = std::string("family/") + row.name + "/" + form.prefix;
             const std::string reads = std::to_string(aclnn_cpu::ReadInputCount(row, form.optional_given)) + "-read";
             const std::string name = std::string(row.api_name) + form.description;
-            if (aclnn_cpu::IsGradient(row)) {
+            if (form.summed_back) {
                 family.push_back(
-                    {base + "mean_vs_loop", name + " mean, f32 / " + reads + " 1-write loop (bytes/s)", ">= 0.90", 0.9});
+                    {base + "mean_vs_sum", name + " mean, f32 / " + reads + " sum loop (bytes/s)", ">= 0.90", 0.9});
+                continue;
+            }
+            if (aclnn_cpu::IsGradient(row)) {
+                const std::string form_name = ElementwiseForm(row);
+                family.push_back({base + form_name + "_vs_loop",
+                                  name + " " + form_name + ", f32 / " + reads + " 1-write loop (bytes/s)", ">= 0.90",
+                                  0.9});
                 continue;
             }
             family.push_back(
                 {base + "none_vs_loop", name + " none, f32 / " + reads + " 1-write loop (bytes/s)", ">= 0.90", 0.9});
+            if (!aclnn_cpu::ReducesTo(row, 1)) continue;
             family.push_back(
                 {base + "mean_vs_sum", name + " mean, f32 / " + reads + " sum loop (bytes/s)", ">= 0.90", 0.9});
         }
@@ -402,7 +428,7 @@ int main(int argc, char** argv) {
             if (!form.fewest_reads) continue;
             family_headroom.push_back({HeadroomPair(row, form),
                                        std::string("compute headroom: ") + row.api_name + form.description +
-                                           (aclnn_cpu::IsGradient(row) ? " mean" : " none") +
+                                           " " + (aclnn_cpu::IsGradient(row) ? ElementwiseForm(row) : "none") +
                                            " / loop of its traffic, in cache (bytes/s)",
                                        "(info)", 0.0});
         }

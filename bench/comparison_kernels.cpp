@@ -11,6 +11,11 @@ void PlainLoop3Read1Write(const float* a, const float* b, const float* c, float*
     for (int64_t i = 0; i < n; ++i) out[i] = a[i] * b[i] + c[i];
 }
 
+void PlainLoop1Read1Write(const float* a, float* out, int64_t n, int threads) {
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int64_t i = 0; i < n; ++i) out[i] = a[i] * 0.5f;
+}
+
 void PlainLoop2Read1Write(const float* a, const float* b, float* out, int64_t n, int threads) {
 #pragma omp parallel for num_threads(threads) schedule(static)
     for (int64_t i = 0; i < n; ++i) out[i] = a[i] * b[i];

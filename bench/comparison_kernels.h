@@ -13,6 +13,7 @@ namespace bench {
 // out[i] = a[i] * b[i] + c[i] over n floats (3 reads + 1 write), on `threads` OpenMP threads.
 void PlainLoop3Read1Write(const float* a, const float* b, const float* c, float* out, int64_t n, int threads);
 // out[i] = a[i] * b[i] over n floats (2 reads + 1 write).
+void PlainLoop1Read1Write(const float* a, float* out, int64_t n, int threads);  // a function of one input
 void PlainLoop2Read1Write(const float* a, const float* b, float* out, int64_t n, int threads);
 // out[i] = a[i] * b[i] + c[i] * d[i] (4 reads + 1 write), and + e[i] (5 reads + 1 write): the traffic of the
 // operators with optional weights.

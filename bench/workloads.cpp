@@ -193,13 +193,14 @@ private:
 class TableOperatorWorkload : public ExecutorWorkload {
 public:
     TableOperatorWorkload(const aclnn_cpu::OperatorDescription& row, int64_t reduction, int64_t n, int threads,
-                          bool optional_given, bool hard_labels)
+                          bool optional_given, bool hard_labels, bool summed_back)
         : row_(row), threads_(threads) {
         const bool reduced = aclnn_cpu::ReducesTo(row, reduction);
         const bool over_first_dim = reduced && row.result == aclnn_cpu::ResultRule::kLossOverFirstDim;
-        const std::vector<int64_t> input_dims = over_first_dim ? std::vector<int64_t>{n / 1024, 1024}
-                                                               : std::vector<int64_t>{n};
+        const std::vector<int64_t> input_dims = over_first_dim || summed_back ? std::vector<int64_t>{n / 1024, 1024}
+                                                                              : std::vector<int64_t>{n};
         const std::vector<int64_t> out_dims = over_first_dim ? std::vector<int64_t>{1024}
+                                              : summed_back  ? std::vector<int64_t>{1, 1024}
                                               : reduced      ? std::vector<int64_t>{}
                                                              : input_dims;
         std::vector<const aclTensor*> inputs;
@@ -210,7 +211,9 @@ public:
             }
             ValueInterval interval = k < row.input_count ? IntervalOf(row.inputs[k].domain) : ValueInterval{};
             interval.ends_only = hard_labels && k < row.input_count && aclnn_cpu::IsProbabilityLabel(row, k);
-            tensors_.push_back(std::make_unique<BenchTensor>(k < row.input_count ? input_dims : out_dims,
+            const bool self_summed_back = summed_back && k == row.self_input;
+            tensors_.push_back(std::make_unique<BenchTensor>(k < row.input_count && !self_summed_back ? input_dims
+                                                                                                     : out_dims,
                                                              std::vector<int64_t>{}, ACL_FLOAT,
                                                              static_cast<uint32_t>(k + 1), interval));
             // Each input the kernel reads, read once; out written once.
@@ -309,9 +312,10 @@ public:
         items_ = n;
         // A loop that moved fewer bytes than it is credited with would flatter every ratio against it.
         const int most_reads = element_size == 4 ? 5 : 3;
-        if (reads < 2 || reads > most_reads) {
+        const int fewest_reads = element_size == 4 ? 1 : 2;
+        if (reads < fewest_reads || reads > most_reads) {
             error_ = "no plain loop reads " + std::to_string(reads) + " arrays of " + std::to_string(element_size) +
-                     "-byte elements (2 to " + std::to_string(most_reads) + ")";
+                     "-byte elements (" + std::to_string(fewest_reads) + " to " + std::to_string(most_reads) + ")";
         }
     }
     void Run() override {
@@ -328,6 +332,7 @@ public:
                 case 3:
                     PlainLoop3Read1Write(at<float>(0), at<float>(1), at<float>(2), at<float>(3), n_, threads_);
                     break;
+                case 1: PlainLoop1Read1Write(at<float>(0), at<float>(1), n_, threads_); break;
                 default:
                     PlainLoop2Read1Write(at<float>(0), at<float>(1), at<float>(2), n_, threads_);
             }
@@ -422,8 +427,9 @@ std::unique_ptr<Workload> MakeOperator(const std::string& variant, aclDataType t
 }
 
 std::unique_ptr<Workload> MakeTableOperator(const aclnn_cpu::OperatorDescription& row, int64_t reduction, int64_t n,
-                                            int threads, bool optional_given, bool hard_labels) {
-    return std::make_unique<TableOperatorWorkload>(row, reduction, n, threads, optional_given, hard_labels);
+                                            int threads, bool optional_given, bool hard_labels, bool summed_back) {
+    return std::make_unique<TableOperatorWorkload>(row, reduction, n, threads, optional_given, hard_labels,
+                                                   summed_back);
 }
 
 std::unique_ptr<Workload> MakePlainLoop(int reads, int element_size, int64_t n, int threads,

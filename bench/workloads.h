@@ -40,9 +40,12 @@ std::unique_ptr<Workload> MakeOperator(const std::string& variant, aclDataType t
 // elements with the row's default parameters and the given reduction: out is n elements unless the reduction
 // reduces (0-d; a row summing over the first dim takes [n/1024, 1024] inputs and writes 1024). Optional inputs
 // are given (of n elements) or, with optional_given false, left out. Labels drawn from the probability domain
-// (aclnn_cpu::IsProbabilityLabel) are soft, uniform in (0, 1), or with hard_labels 0 or 1.
+// (aclnn_cpu::IsProbabilityLabel) are soft, uniform in (0, 1), or with hard_labels 0 or 1. summed_back: a
+// gradient of self's shape (ResultRule::kGradientOfSelf) with self [1, 1024] and the others [n/1024, 1024], so
+// that the result is summed back over n/1024 rows into 1024 elements.
 std::unique_ptr<Workload> MakeTableOperator(const aclnn_cpu::OperatorDescription& row, int64_t reduction, int64_t n,
-                                            int threads, bool optional_given = true, bool hard_labels = false);
+                                            int threads, bool optional_given = true, bool hard_labels = false,
+                                            bool summed_back = false);
 
 // Plain loops with the operator's traffic: reads + 1 write of element_size-byte elements. Given a partner
 // (the operator it is paired with), the loop reads the first `reads` of its buffers of n elements and writes

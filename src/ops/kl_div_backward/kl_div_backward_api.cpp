@@ -109,6 +109,8 @@ aclnnStatus aclnnKlDivBackwardGetWorkspaceSize(const aclTensor* gradOutput, cons
             const float coefficient = count > 0 ? static_cast<float>(1.0 / count) : 1.0f;
             description.parameters = kernels::FunctorParameters::Of(kernels::ScaleParameters{coefficient});
             description.sum_back = shape != validated.present[kSelf]->tensor->view_dims;
+            if (description.sum_back)
+                description.choose_column_sum_kernel = ops::kl_div_backward::GradientColumnSumKernelChooser(logTarget);
             description.empty_sum_writes_zero = true;
             return description;
         };

@@ -38,6 +38,12 @@ kernels::TileKernel ChooseGradient(const kernels::KernelConfig& config, bool fus
 kernels::TileKernel ChooseLogTargetGradient(const kernels::KernelConfig& config, bool fusable) {
     return kernels::HWY_NAMESPACE::ChooseTileKernel<KlDivGrad<true>>(config, fusable);
 }
+kernels::ColumnSumKernel ChooseGradientColumnSums(const kernels::KernelConfig& config, bool fusable) {
+    return kernels::HWY_NAMESPACE::ChooseColumnSumKernel<KlDivGrad<false>>(config, fusable);
+}
+kernels::ColumnSumKernel ChooseLogTargetGradientColumnSums(const kernels::KernelConfig& config, bool fusable) {
+    return kernels::HWY_NAMESPACE::ChooseColumnSumKernel<KlDivGrad<true>>(config, fusable);
+}
 
 }  // namespace aclnn_cpu::ops::kl_div_backward::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
@@ -47,6 +53,8 @@ namespace aclnn_cpu::ops::kl_div_backward {
 
 HWY_EXPORT(ChooseGradient);
 HWY_EXPORT(ChooseLogTargetGradient);
+HWY_EXPORT(ChooseGradientColumnSums);
+HWY_EXPORT(ChooseLogTargetGradientColumnSums);
 
 namespace {
 kernels::TileKernel Gradient(const kernels::KernelConfig& c, bool f) {
@@ -55,10 +63,20 @@ kernels::TileKernel Gradient(const kernels::KernelConfig& c, bool f) {
 kernels::TileKernel LogTargetGradient(const kernels::KernelConfig& c, bool f) {
     return HWY_DYNAMIC_DISPATCH(ChooseLogTargetGradient)(c, f);
 }
+kernels::ColumnSumKernel GradientColumnSums(const kernels::KernelConfig& c, bool f) {
+    return HWY_DYNAMIC_DISPATCH(ChooseGradientColumnSums)(c, f);
+}
+kernels::ColumnSumKernel LogTargetGradientColumnSums(const kernels::KernelConfig& c, bool f) {
+    return HWY_DYNAMIC_DISPATCH(ChooseLogTargetGradientColumnSums)(c, f);
+}
 }  // namespace
 
 kernels::TileKernelChooser GradientKernelChooser(bool log_target) {
     return log_target ? &LogTargetGradient : &Gradient;
+}
+
+kernels::ColumnSumKernelChooser GradientColumnSumKernelChooser(bool log_target) {
+    return log_target ? &LogTargetGradientColumnSums : &GradientColumnSums;
 }
 
 }  // namespace aclnn_cpu::ops::kl_div_backward
