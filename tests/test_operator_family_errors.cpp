@@ -190,7 +190,7 @@ TEST_P(EveryRow, ReductionAndParameterRanges) {
     const int reduction = aclnn_cpu::ReductionParameter(r);
     if (reduction >= 0) {
         Scenario s = ValidCall(r);
-        for (double value : {3.0, -1.0}) {
+        for (double value : {3.0, -1.0, 0x1p40}) {
             s.parameters[static_cast<size_t>(reduction)] = value;
             if (!aclnn_cpu::IsGradient(r)) Out(s).dims = {};
             if (r.result == aclnn_cpu::ResultRule::kLossOverFirstDim) Out(s).dims = {3};
@@ -226,6 +226,14 @@ TEST_P(EveryRow, ReductionAndParameterRanges) {
             ExpectAccepted(r, std::string(parameter.name) + " " + std::to_string(value), s);
         }
     }
+}
+
+// Phase 2 with a null executor: 161001, the message naming the operator's API.
+TEST_P(EveryRow, Phase2NullExecutorNamesTheApi) {
+    const OperatorDescription& r = row();
+    EXPECT_EQ(r.run(nullptr, 0, nullptr, nullptr), ACLNN_ERR_PARAM_NULLPTR) << r.api_name;
+    ASSERT_NE(aclGetRecentErrMsg(), nullptr);
+    EXPECT_NE(std::string(aclGetRecentErrMsg()).find(r.api_name), std::string::npos) << aclGetRecentErrMsg();
 }
 
 std::string RowName(const ::testing::TestParamInfo<int>& info) { return aclnn_cpu::kOperators[info.param].name; }

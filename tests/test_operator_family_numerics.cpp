@@ -319,6 +319,7 @@ TEST_P(Rows, EmptyInputs) {
                     EXPECT_TRUE(std::isnan(got)) << Describe(call);
                 } else {
                     EXPECT_EQ(got, 0.0) << Describe(call);
+                    EXPECT_FALSE(std::signbit(got)) << "the sum of nothing is +0\n" << Describe(call);
                 }
             } else if (NumElements(call.out->spec().dims) > 0) {  // summed back from nothing: zeros
                 const std::string failure = Verify(call, before);

@@ -51,40 +51,25 @@ void ExpectRejected(const ScenarioRow& row) {
 const std::vector<ScenarioRow>& Rows() {
     static const std::vector<ScenarioRow> rows = {
         // 1. output pointers
-        {"null workspaceSize", [](Scenario& s) { s.null_workspace_size = true; }, ACLNN_ERR_PARAM_NULLPTR,
-         {"workspaceSize"}},
-        {"null executor", [](Scenario& s) { s.null_executor = true; }, ACLNN_ERR_PARAM_NULLPTR, {"executor"}},
         {"null executor before null tensor", [](Scenario& s) { s.null_executor = true; s.self.null_tensor = true; },
          ACLNN_ERR_PARAM_NULLPTR, {"executor"}},
         // 2. tensors, in order
-        {"null gradOutput", [](Scenario& s) { s.grad.null_tensor = true; }, ACLNN_ERR_PARAM_NULLPTR,
-         {"gradOutput", "null"}},
-        {"null self", [](Scenario& s) { s.self.null_tensor = true; }, ACLNN_ERR_PARAM_NULLPTR, {"self", "null"}},
-        {"null target", [](Scenario& s) { s.target.null_tensor = true; }, ACLNN_ERR_PARAM_NULLPTR, {"target"}},
-        {"null out", [](Scenario& s) { s.out.null_tensor = true; }, ACLNN_ERR_PARAM_NULLPTR, {"out"}},
         {"null self before bad dtype", [](Scenario& s) { s.self.null_tensor = true; s.grad.type = ACL_DOUBLE; },
          ACLNN_ERR_PARAM_NULLPTR, {"self"}},
         // 3. dtypes
-        {"DOUBLE gradOutput", [](Scenario& s) { s.grad.type = ACL_DOUBLE; }, ACLNN_ERR_PARAM_INVALID,
-         {"gradOutput", "DOUBLE", "FLOAT16"}},
         {"INT32 self", [](Scenario& s) { s.self.type = ACL_INT32; }, ACLNN_ERR_PARAM_INVALID, {"self", "INT32"}},
         {"INT64 target", [](Scenario& s) { s.target.type = ACL_INT64; }, ACLNN_ERR_PARAM_INVALID, {"target"}},
-        {"DOUBLE out", [](Scenario& s) { s.out.type = ACL_DOUBLE; }, ACLNN_ERR_PARAM_INVALID, {"out", "DOUBLE"}},
         {"undefined dtype number", [](Scenario& s) { s.self.type = static_cast<aclDataType>(5); },
          ACLNN_ERR_PARAM_INVALID, {"self", "aclDataType 5"}},
         {"bad dtype before bad rank",
          [](Scenario& s) { s.target.type = ACL_BOOL; s.self.dims = std::vector<int64_t>(9, 1); },
          ACLNN_ERR_PARAM_INVALID, {"target", "BOOL"}},
         // 4. ranks
-        {"rank 9 self", [](Scenario& s) { s.self.dims = std::vector<int64_t>(9, 1); }, ACLNN_ERR_PARAM_INVALID,
-         {"self", "cannot be larger than 8 dimensions", "it has 9"}},
         {"rank 9 out", [](Scenario& s) { s.out.dims = {1, 1, 1, 1, 1, 1, 1, 2, 3}; }, ACLNN_ERR_PARAM_INVALID,
          {"out", "cannot be larger than 8 dimensions"}},
         // 5. layouts
         {"negative dim", [](Scenario& s) { s.target.dims = {2, -3}; s.target.strides = {3, 1}; },
          ACLNN_ERR_PARAM_INVALID, {"target", "negative dim"}},
-        {"negative stride", [](Scenario& s) { s.grad.strides = {3, -1}; }, ACLNN_ERR_PARAM_INVALID,
-         {"gradOutput", "negative stride"}},
         {"negative offset", [](Scenario& s) { s.self.offset = -1; }, ACLNN_ERR_PARAM_INVALID,
          {"self", "negative offset"}},
         {"element count overflow",
@@ -98,25 +83,15 @@ const std::vector<ScenarioRow>& Rows() {
         {"last element at INT64_MAX", [](Scenario& s) { s.grad.dims = {1}; s.grad.offset = INT64_MAX; },
          ACLNN_ERR_PARAM_INVALID, {"gradOutput", "byte span"}},
         // 6. broadcast
-        {"gradOutput vs self", [](Scenario& s) { s.grad.dims = {4, 3}; }, ACLNN_ERR_PARAM_INVALID,
-         {"gradOutput", "[4, 3]", "self", "[2, 3]", "must match the size"}},
-        {"target vs the rest", [](Scenario& s) { s.target.dims = {5}; }, ACLNN_ERR_PARAM_INVALID,
-         {"target", "[5]", "must match the size"}},
         {"zero against two", [](Scenario& s) { s.self.dims = {0, 3}; }, ACLNN_ERR_PARAM_INVALID,
          {"gradOutput", "self", "[0, 3]"}},
         // 7. out's shape
-        {"out transposed shape", [](Scenario& s) { s.out.dims = {3, 2}; }, ACLNN_ERR_PARAM_INVALID,
-         {"out", "[3, 2]", "[2, 3]"}},
         {"out with an extra leading 1", [](Scenario& s) { s.out.dims = {1, 2, 3}; }, ACLNN_ERR_PARAM_INVALID,
          {"out", "[1, 2, 3]"}},
         {"out of the unbroadcast size", [](Scenario& s) { s.self.dims = {4, 2, 3}; }, ACLNN_ERR_PARAM_INVALID,
          {"out", "[4, 2, 3]"}},
         // 8. reduction
-        {"reduction 3", [](Scenario& s) { s.reduction = 3; }, ACLNN_ERR_PARAM_INVALID, {"reduction", "3"}},
-        {"reduction -1", [](Scenario& s) { s.reduction = -1; }, ACLNN_ERR_PARAM_INVALID, {"reduction", "-1"}},
         // 9. out maps two elements to one address
-        {"out expanded", [](Scenario& s) { s.out.strides = {0, 1}; }, ACLNN_ERR_PARAM_INVALID,
-         {"out", "same address"}},
         {"out overlapping strides", [](Scenario& s) { s.out.strides = {1, 1}; }, ACLNN_ERR_PARAM_INVALID,
          {"out", "same address"}},
         // 10. strict memory

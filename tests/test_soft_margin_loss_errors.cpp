@@ -57,41 +57,26 @@ void Scalar(Scenario& s, int64_t reduction) {
 const std::vector<ScenarioRow>& Rows() {
     static const std::vector<ScenarioRow> rows = {
         // 1. output pointers, before everything
-        {"null workspaceSize", [](Scenario& s) { s.null_workspace_size = true; }, ACLNN_ERR_PARAM_NULLPTR,
-         {"aclnnSoftMarginLossGetWorkspaceSize", "workspaceSize"}},
         {"null executor before null self", [](Scenario& s) { s.null_executor = true; s.self.null_tensor = true; },
          ACLNN_ERR_PARAM_NULLPTR, {"executor"}},
         // 2. tensors, in order
-        {"null self", [](Scenario& s) { s.self.null_tensor = true; }, ACLNN_ERR_PARAM_NULLPTR, {"self", "null"}},
-        {"null target", [](Scenario& s) { s.target.null_tensor = true; }, ACLNN_ERR_PARAM_NULLPTR, {"target"}},
-        {"null out", [](Scenario& s) { s.out.null_tensor = true; }, ACLNN_ERR_PARAM_NULLPTR, {"out"}},
         {"null target before bad dtype", [](Scenario& s) { s.target.null_tensor = true; s.self.type = ACL_DOUBLE; },
          ACLNN_ERR_PARAM_NULLPTR, {"target"}},
         // 3. dtypes
-        {"DOUBLE self", [](Scenario& s) { s.self.type = ACL_DOUBLE; }, ACLNN_ERR_PARAM_INVALID,
-         {"self", "DOUBLE", "BFLOAT16"}},
         {"INT32 target", [](Scenario& s) { s.target.type = ACL_INT32; }, ACLNN_ERR_PARAM_INVALID, {"target", "INT32"}},
-        {"INT8 out of a mean", [](Scenario& s) { Scalar(s, 1); s.out.type = ACL_INT8; }, ACLNN_ERR_PARAM_INVALID,
-         {"out", "INT8"}},
         {"bad dtype before bad rank",
          [](Scenario& s) { s.out.type = ACL_BOOL; s.self.dims = std::vector<int64_t>(9, 1); },
          ACLNN_ERR_PARAM_INVALID, {"out", "BOOL"}},
         // 4. ranks
-        {"rank 9 self", [](Scenario& s) { s.self.dims = std::vector<int64_t>(9, 1); }, ACLNN_ERR_PARAM_INVALID,
-         {"self", "cannot be larger than 8 dimensions", "it has 9"}},
         {"rank 9 target", [](Scenario& s) { s.target.dims = {1, 1, 1, 1, 1, 1, 1, 2, 3}; }, ACLNN_ERR_PARAM_INVALID,
          {"target", "cannot be larger than 8 dimensions"}},
         // 5. layouts
-        {"negative stride", [](Scenario& s) { s.target.strides = {-3, 1}; }, ACLNN_ERR_PARAM_INVALID,
-         {"target", "negative stride"}},
         {"negative offset of a 0-d out", [](Scenario& s) { Scalar(s, 2); s.out.offset = -2; },
          ACLNN_ERR_PARAM_INVALID, {"out", "negative offset"}},
         {"element count overflow",
          [](Scenario& s) { s.self.dims = {int64_t{1} << 40, int64_t{1} << 40}; s.self.strides = {0, 0}; },
          ACLNN_ERR_PARAM_INVALID, {"self", "element count"}},
         // 6. broadcast
-        {"self vs target", [](Scenario& s) { s.target.dims = {4, 3}; }, ACLNN_ERR_PARAM_INVALID,
-         {"self", "[2, 3]", "target", "[4, 3]", "must match the size"}},
         {"broadcast before out's shape", [](Scenario& s) { s.target.dims = {5}; s.out.dims = {7}; },
          ACLNN_ERR_PARAM_INVALID, {"must match the size"}},
         // A 0-d out does not bound the broadcast shape; 2^80 elements cannot be addressed.
@@ -105,8 +90,6 @@ const std::vector<ScenarioRow>& Rows() {
          },
          ACLNN_ERR_PARAM_INVALID, {"broadcast shape", "[1099511627776, 1099511627776]", "2^60"}},
         // 7. out's shape: the broadcast shape for none, 0-d otherwise
-        {"none: out transposed", [](Scenario& s) { s.out.dims = {3, 2}; }, ACLNN_ERR_PARAM_INVALID,
-         {"out", "[3, 2]", "[2, 3]"}},
         {"none: 0-d out", [](Scenario& s) { s.out.dims = {}; }, ACLNN_ERR_PARAM_INVALID, {"out", "[]", "[2, 3]"}},
         {"mean: out of the broadcast shape", [](Scenario& s) { s.reduction = 1; }, ACLNN_ERR_PARAM_INVALID,
          {"0-dimensional", "out", "[2, 3]"}},
@@ -117,8 +100,6 @@ const std::vector<ScenarioRow>& Rows() {
         {"reduction -4 (sum): out not 0-d", [](Scenario& s) { s.reduction = -4; }, ACLNN_ERR_PARAM_INVALID,
          {"0-dimensional"}},
         // 9. out maps two elements to one address
-        {"none: out expanded", [](Scenario& s) { s.out.strides = {0, 1}; }, ACLNN_ERR_PARAM_INVALID,
-         {"out", "same address"}},
         // 10. strict memory
         {"self in host memory", [](Scenario& s) { s.self.data = TensorArg::Data::kHost; }, ACLNN_ERR_PARAM_INVALID,
          {"self", "aclrtMalloc", "ACLNN_CPU_STRICT_MEMORY"}},
@@ -135,22 +116,6 @@ TEST(SoftMarginLossErrors, EveryCheckInOrder) {
     for (const ScenarioRow& row : Rows()) {
         SCOPED_TRACE(row.name);
         ExpectRejected(row);
-    }
-}
-
-// CANN's GetReductionStr: 0 none, 1 mean, every other value sum (its unit tests pass 3 and -4).
-TEST(SoftMarginLossErrors, EveryNonZeroReductionOtherThanOneIsSum) {
-    for (int64_t reduction : {int64_t{2}, int64_t{3}, int64_t{-4}, int64_t{1} << 40}) {
-        Scenario scenario;
-        Scalar(scenario, reduction);
-        Fixture fixture(scenario);
-        uint64_t workspace_size = 5;
-        aclOpExecutor* executor = nullptr;
-        ASSERT_EQ(fixture.Phase1(reduction, &workspace_size, &executor), 0) << reduction << aclGetRecentErrMsg();
-        EXPECT_EQ(workspace_size, 0u);
-        ASSERT_NE(executor, nullptr);
-        EXPECT_EQ(aclnnSoftMarginLoss(nullptr, 0, executor, nullptr), 0);
-        EXPECT_EQ(aclrtSynchronizeStream(nullptr), 0);
     }
 }
 
@@ -191,14 +156,6 @@ TEST(SoftMarginLossErrors, FractalNzSelfOnlyWarns) {
     EXPECT_NE(err.find("self has format FRACTAL_NZ"), std::string::npos) << err;
     EXPECT_EQ(aclnnSoftMarginLoss(nullptr, 0, executor, nullptr), 0);
     EXPECT_EQ(aclrtSynchronizeStream(nullptr), 0);
-}
-
-// Phase 2's own checks are the executor's (shared with every operator; test_executor covers them): a null
-// executor is 161001 with this operator's name in the message.
-TEST(SoftMarginLossErrors, Phase2NullExecutor) {
-    EXPECT_EQ(aclnnSoftMarginLoss(nullptr, 0, nullptr, nullptr), ACLNN_ERR_PARAM_NULLPTR);
-    ASSERT_NE(aclGetRecentErrMsg(), nullptr);
-    EXPECT_NE(std::string(aclGetRecentErrMsg()).find("aclnnSoftMarginLoss"), std::string::npos);
 }
 
 }  // namespace

@@ -110,35 +110,6 @@ TEST_P(EveryRank, MatchesFloat64Reference) {
 
 INSTANTIATE_TEST_SUITE_P(RanksZeroToEight, EveryRank, ::testing::Range(0, 9));
 
-// Products across the whole range: zeros, subnormals, the exp underflow region (|t| ~ 87-104), huge and
-// infinite products, NaN; the inputs' dtypes keep what they can represent.
-TEST(SpecialValues, ElementwiseMatchesReference) {
-    const double specials[] = {0.0, -0.0, 1e-40, -1e-45, 1e-3, 1.0, -1.0, 9.0, 9.5, 10.0, 13.0, -13.0, 88.0,
-                               95.0, 104.0, 1e4, -1e4, 3e38, -3e38, INFINITY, -INFINITY, NAN};
-    const int count = sizeof specials / sizeof specials[0];
-    for (aclDataType type : kTypes) {
-        std::mt19937_64 rng(9);
-        DeviceTensor self(Dense({count, 1}, type), rng, kValues);
-        DeviceTensor target(Dense({count}, type), rng, kValues);
-        for (int i = 0; i < count; ++i) {
-            self.SetStorage(i, specials[i]);
-            target.SetStorage(i, i % 2 == 0 ? specials[i] : -specials[count - 1 - i]);
-        }
-        self.Upload();
-        target.Upload();
-        for (aclDataType out_type : kTypes) {
-            DeviceTensor out(Dense({count, count}, out_type), rng, kValues);
-            ASSERT_EQ(RunSoftMarginLoss(self.tensor(), target.tensor(), 0, out.tensor()), 0);
-            const std::string failure =
-                VerifyLossAgainstReference(self, target, out.spec(), out.Download(), out.host());
-            EXPECT_TRUE(failure.empty()) << failure << "type " << type << " out " << out_type;
-            DeviceTensor sum(Dense({}, out_type), rng, kValues);
-            ASSERT_EQ(RunSoftMarginLoss(self.tensor(), target.tensor(), 2, sum.tensor()), 0);
-            EXPECT_TRUE(std::isnan(ReadScalar(sum))) << "a NaN term makes the sum NaN";
-        }
-    }
-}
-
 // A dense sweep of products t = x * 1 over every binade from 2^-30 to 2^8, 4096 values in each, both signs
 // (the exp and log1p evaluation across its whole range: the series for tiny exp(-|t|), the corrected log
 // above, the subnormal exp region past |t| = 87), elementwise against the reference.
@@ -216,27 +187,6 @@ TEST(SpecialValues, NearAndFarProductsDoNotAffectEachOther) {
     EXPECT_LT(far_count, 3 * n / 4);
 }
 
-// Inputs with infinity but no NaN: the sum is +inf where some t is -inf, and finite otherwise.
-TEST(SpecialValues, InfiniteTermsGiveAnInfiniteSum) {
-    std::mt19937_64 rng(3);
-    DeviceTensor self(Dense({3}, ACL_FLOAT), rng, kValues);
-    DeviceTensor target(Dense({3}, ACL_FLOAT), rng, kValues);
-    DeviceTensor out(Dense({}, ACL_FLOAT), rng, kValues);
-    const double x[3] = {INFINITY, 2.0, 1.0}, y[3] = {1.0, 1.0, -1.0};
-    for (int i = 0; i < 3; ++i) {
-        self.SetStorage(i, x[i]);
-        target.SetStorage(i, y[i]);
-    }
-    self.Upload();
-    target.Upload();
-    ASSERT_EQ(RunSoftMarginLoss(self.tensor(), target.tensor(), 1, out.tensor()), 0);
-    EXPECT_TRUE(std::isfinite(ReadScalar(out))) << "t = +inf contributes 0";
-    target.SetStorage(0, -1.0);
-    target.Upload();
-    ASSERT_EQ(RunSoftMarginLoss(self.tensor(), target.tensor(), 2, out.tensor()), 0);
-    EXPECT_EQ(ReadScalar(out), INFINITY) << "t = -inf contributes +inf";
-}
-
 // The mean multiplies the fp32 sum: a sum past FLT_MAX is infinite even when the mean would be finite (CANN's
 // order; the fuzzer found a reference that divided first).
 TEST(Reduction, MeanOfASumPastFloatMaxIsInfinite) {
@@ -252,36 +202,6 @@ TEST(Reduction, MeanOfASumPastFloatMaxIsInfinite) {
     EXPECT_EQ(ReadScalar(mean), INFINITY);
     double expected = 0;
     EXPECT_STREQ(CheckReducedLoss(8e38, 4, true, ACL_FLOAT, ACL_FLOAT, ReadScalar(mean), &expected), "");
-}
-
-// CANN: an empty self or target writes nothing for none, NaN for mean and 0 for sum.
-TEST(EmptyInputs, NoneWritesNothingMeanNanSumZero) {
-    std::mt19937_64 rng(4);
-    struct EmptyCase {
-        std::vector<int64_t> self, target, broadcast;
-    };
-    for (const EmptyCase& c : {EmptyCase{{0, 3}, {3}, {0, 3}}, EmptyCase{{2, 1}, {0}, {2, 0}}, EmptyCase{{0}, {}, {0}}}) {
-        DeviceTensor self(Dense(c.self, ACL_FLOAT16), rng, kValues);
-        DeviceTensor target(Dense(c.target, ACL_FLOAT), rng, kValues);
-        const std::vector<int64_t>& shape = c.broadcast;
-        DeviceTensor none(Dense(shape, ACL_FLOAT), rng, kValues, 4);
-        const std::vector<uint8_t> before = none.host();
-        uint64_t workspace_size = 9;
-        ASSERT_EQ(RunSoftMarginLoss(self.tensor(), target.tensor(), 0, none.tensor(), nullptr, &workspace_size), 0)
-            << aclGetRecentErrMsg();
-        EXPECT_EQ(workspace_size, 0u);
-        EXPECT_EQ(none.Download(), before) << "none wrote into an empty out's storage";
-        for (int64_t reduction : {1, 2, 3}) {
-            DeviceTensor out(Dense({}, ACL_BF16), rng, kValues);
-            ASSERT_EQ(RunSoftMarginLoss(self.tensor(), target.tensor(), reduction, out.tensor()), 0);
-            if (reduction == 1) {
-                EXPECT_TRUE(std::isnan(ReadScalar(out)));
-            } else {
-                EXPECT_EQ(ReadScalar(out), 0.0) << "reduction " << reduction;
-                EXPECT_FALSE(std::signbit(ReadScalar(out)));
-            }
-        }
-    }
 }
 
 // The sum is within 1 ulp of the exact sum of the kernel's own fp32 terms (read back through reduction none
