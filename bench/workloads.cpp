@@ -5,8 +5,6 @@
 #include <cstring>
 #include <random>
 
-#include "aclnnop/aclnn_soft_margin_loss.h"
-#include "aclnnop/aclnn_soft_margin_loss_backward.h"
 #include "common/float_convert.h"
 #include "comparison_kernels.h"
 
@@ -135,59 +133,58 @@ protected:
     aclrtStream stream_ = nullptr;
 };
 
+// A layout variant of a table row (the soft margin rows': bench_operators.cpp's op/ and loss/ rows), each tensor
+// placed by its role: every input of n elements ("full", and the forward's "loss_none" / "loss_mean"), a 0-d
+// incoming gradient ("scalar_grad"), [n/64, 64] with the target [n/64, 1] ("broadcast_target"), [s, s] with self
+// stored transposed ("transposed_self"), or inputs of bf16, f32, f16 in order with an f16 out ("mixed").
 class OperatorWorkload : public ExecutorWorkload {
 public:
-    OperatorWorkload(const std::string& variant, aclDataType type, int64_t n, int threads)
-        : threads_(threads), forward_(variant.rfind("loss_", 0) == 0) {
+    OperatorWorkload(const aclnn_cpu::OperatorDescription& row, const std::string& variant, aclDataType type, int64_t n,
+                     int threads)
+        : row_(row), threads_(threads) {
         const std::vector<int64_t> flat = {n};
-        std::vector<OperandSpec> specs;  // grad, self, target, out; the forward's: self, target, out
-        int64_t reduction = 1;
-        if (forward_) {
-            reduction = variant == "loss_none" ? 0 : 1;
-            specs = {{flat, {}, type}, {flat, {}, type}, {reduction == 0 ? flat : std::vector<int64_t>{}, {}, type}};
-        } else if (variant == "full") {
-            specs = {{flat, {}, type}, {flat, {}, type}, {flat, {}, type}, {flat, {}, type}};
-        } else if (variant == "scalar_grad") {
-            specs = {{{}, {}, type}, {flat, {}, type}, {flat, {}, type}, {flat, {}, type}};
-        } else if (variant == "broadcast_target") {
-            const std::vector<int64_t> rows = {n / 64, 64};
-            specs = {{rows, {}, type}, {rows, {}, type}, {{n / 64, 1}, {}, type}, {rows, {}, type}};
-        } else if (variant == "transposed_self") {
-            const int64_t side = static_cast<int64_t>(std::llround(std::sqrt(static_cast<double>(n))));
-            const std::vector<int64_t> square = {side, side};
-            specs = {{square, {}, type}, {square, {1, side}, type}, {square, {}, type}, {square, {}, type}};
-        } else {
-            specs = {{flat, {}, ACL_BF16}, {flat, {}, ACL_FLOAT}, {flat, {}, ACL_FLOAT16}, {flat, {}, ACL_FLOAT16}};
-        }
-        for (size_t k = 0; k < specs.size(); ++k) {
-            tensors_.push_back(std::make_unique<BenchTensor>(specs[k].dims, specs[k].strides, specs[k].type,
+        const int64_t side = static_cast<int64_t>(std::llround(std::sqrt(static_cast<double>(n))));
+        const std::vector<int64_t> shape = variant == "broadcast_target" ? std::vector<int64_t>{n / 64, 64}
+                                           : variant == "transposed_self" ? std::vector<int64_t>{side, side}
+                                                                          : flat;
+        const aclDataType mixed_types[] = {ACL_BF16, ACL_FLOAT, ACL_FLOAT16};
+        const bool reduced = variant == "loss_mean";
+        for (int k = 0; k <= row.input_count; ++k) {
+            OperandSpec spec{shape, {}, variant == "mixed" ? ACL_FLOAT16 : type};
+            if (k < row.input_count) {
+                const aclnn_cpu::InputRole role = aclnn_cpu::RoleOf(row, k);
+                if (variant == "mixed") spec.type = mixed_types[k % 3];
+                if (variant == "scalar_grad" && role == aclnn_cpu::InputRole::kIncomingGradient) spec.dims = {};
+                if (variant == "broadcast_target" && role == aclnn_cpu::InputRole::kTarget) spec.dims = {n / 64, 1};
+                if (variant == "transposed_self" && role == aclnn_cpu::InputRole::kSelf) spec.strides = {1, side};
+            } else if (reduced) {
+                spec.dims = {};
+            }
+            tensors_.push_back(std::make_unique<BenchTensor>(spec.dims, spec.strides, spec.type,
                                                              static_cast<uint32_t>(k + 1)));
             bytes_ += tensors_.back()->bytes();  // each input read once, out written once
         }
         items_ = n;
+        // The row's defaults, and a mean (none for loss_none).
+        double parameters[aclnn_cpu::kMaxOperatorParameters] = {};
+        for (int p = 0; p < row.parameter_count; ++p) parameters[p] = row.parameters[p].default_value;
+        if (aclnn_cpu::ReductionParameter(row) >= 0)
+            parameters[aclnn_cpu::ReductionParameter(row)] = variant == "loss_none" ? 0 : 1;
+        std::vector<const aclTensor*> inputs;
+        for (int k = 0; k < row.input_count; ++k) inputs.push_back(tensors_[static_cast<size_t>(k)]->tensor());
         uint64_t workspace_size = 0;
-        const aclnnStatus status =
-            forward_ ? aclnnSoftMarginLossGetWorkspaceSize(tensors_[0]->tensor(), tensors_[1]->tensor(), reduction,
-                                                           tensors_[2]->tensor(), &workspace_size, &executor_)
-                     : aclnnSoftMarginLossBackwardGetWorkspaceSize(tensors_[0]->tensor(), tensors_[1]->tensor(),
-                                                                   tensors_[2]->tensor(), reduction,
-                                                                   tensors_[3]->tensor(), &workspace_size,
-                                                                   &executor_);
-        FinishSetUp(status);
+        FinishSetUp(row.get_workspace_size(inputs.data(), parameters, tensors_.back()->tensor(), &workspace_size,
+                                           &executor_));
     }
     void Run() override {
         setenv("ACLNN_CPU_NUM_THREADS", std::to_string(threads_).c_str(), 1);
-        if (forward_) {
-            aclnnSoftMarginLoss(nullptr, 0, executor_, stream_);
-        } else {
-            aclnnSoftMarginLossBackward(nullptr, 0, executor_, stream_);
-        }
+        row_.run(nullptr, 0, executor_, stream_);
         aclrtSynchronizeStream(stream_);
     }
 
 private:
+    const aclnn_cpu::OperatorDescription& row_;
     int threads_;
-    bool forward_;
 };
 
 class TableOperatorWorkload : public ExecutorWorkload {
@@ -423,7 +420,11 @@ private:
 }  // namespace
 
 std::unique_ptr<Workload> MakeOperator(const std::string& variant, aclDataType type, int64_t n, int threads) {
-    return std::make_unique<OperatorWorkload>(variant, type, n, threads);
+    // The forward's variants are named loss_*; the others are the backward's.
+    const bool forward = variant.rfind("loss_", 0) == 0;
+    const aclnn_cpu::OperatorDescription* row =
+        aclnn_cpu::FindOperator(forward ? "soft_margin_loss" : "soft_margin_loss_backward");
+    return std::make_unique<OperatorWorkload>(*row, variant, type, n, threads);
 }
 
 std::unique_ptr<Workload> MakeTableOperator(const aclnn_cpu::OperatorDescription& row, int64_t reduction, int64_t n,

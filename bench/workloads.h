@@ -30,10 +30,11 @@ protected:
     std::string error_;
 };
 
-// An operator through the public API: a repeatable executor; each run is phase 2 plus a stream sync.
-// aclnnSoftMarginLossBackward (mean): variant full, scalar_grad, broadcast_target ([n/64, 64] with a
-// [n/64, 1] target), transposed_self ([s, s] with self stored transposed), mixed (bf16 grad, f32 self, f16
-// target, f16 out). aclnnSoftMarginLoss: loss_none (out of n elements), loss_mean (0-d out).
+// An operator through the public API: a repeatable executor; each run is phase 2 plus a stream sync. The
+// soft margin rows of the table, each tensor placed by its role: aclnnSoftMarginLossBackward (mean): variant
+// full, scalar_grad, broadcast_target ([n/64, 64] with a [n/64, 1] target), transposed_self ([s, s] with self
+// stored transposed), mixed (bf16 grad, f32 self, f16 target, f16 out). aclnnSoftMarginLoss: loss_none (out of
+// n elements), loss_mean (0-d out).
 std::unique_ptr<Workload> MakeOperator(const std::string& variant, aclDataType type, int64_t n, int threads);
 
 // A row of the operator table (ops/operator_table.h) through its own phase functions, on fp32 inputs of n
