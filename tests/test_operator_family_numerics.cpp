@@ -86,7 +86,8 @@ struct Call {
         call.parameters = parameters;
         call.broadcast_count = NumElements(BroadcastShape());
         call.self_count = NumElements(inputs[static_cast<size_t>(row->self_input)]->spec().dims);
-        call.gradient_count = NumElements(inputs[0]->spec().dims);
+        const int gradient = aclnn_cpu::IncomingGradientInput(*row);
+        call.gradient_count = gradient >= 0 ? NumElements(inputs[static_cast<size_t>(gradient)]->spec().dims) : 0;
         const std::vector<int64_t> shape = BroadcastShape();
         call.first_dim = shape.empty() ? 1 : shape[0];
         call.given_inputs = 0;

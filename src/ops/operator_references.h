@@ -21,9 +21,9 @@ struct ReferenceElement {
 
 // What a reference knows about its call besides the element's inputs.
 struct ReferenceCall {
-    const double* parameters;            // the row's parameters in order (reduction first)
+    const double* parameters;            // the row's parameters in order
     double scale = 1;                    // 1, or a gradient's mean 1/N (N by the row's MeanDivisor)
-    bool single_element_gradient = false;  // the incoming gradient (input 0 of a backward) has one element
+    bool single_element_gradient = false;  // the incoming gradient (the row's, by its role) has one element
     unsigned given_inputs = ~0u;           // bit k set: the row's input k is given (clear: an absent optional one)
     bool Given(int k) const { return (given_inputs >> k) & 1u; }
 };

@@ -171,6 +171,13 @@ constexpr InputRole RoleOf(const OperatorDescription& row, int k) {
     return InputRole::kTarget;
 }
 
+// The index of the row's incoming gradient, or -1.
+constexpr int IncomingGradientInput(const OperatorDescription& row) {
+    for (int k = 0; k < row.input_count; ++k)
+        if (RoleOf(row, k) == InputRole::kIncomingGradient) return k;
+    return -1;
+}
+
 // The index of the row's reduction parameter, or -1.
 constexpr int ReductionParameter(const OperatorDescription& row) {
     for (int p = 0; p < row.parameter_count; ++p)

@@ -266,7 +266,8 @@ void VerifySuccess(const Fixture& f, const aclnn_cpu::OperatorDescription& op, c
     call.parameters = parameters;
     call.broadcast_count = n;
     call.self_count = Count(f.descriptions[InputSlot(op.input_count, op.self_input)].dims);
-    call.gradient_count = Count(f.descriptions[InputSlot(op.input_count, 0)].dims);
+    const int gradient = aclnn_cpu::IncomingGradientInput(op);
+    call.gradient_count = gradient >= 0 ? Count(f.descriptions[InputSlot(op.input_count, gradient)].dims) : 0;
     call.first_dim = shape.empty() ? 1 : shape[0];
     call.given_inputs = 0;
     for (int k = 0; k < op.input_count; ++k)

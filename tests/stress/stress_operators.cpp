@@ -92,7 +92,8 @@ struct Job {
         call.parameters = parameters;
         call.broadcast_count = rows * columns;
         call.self_count = Elements(op->self_input);
-        call.gradient_count = Elements(0);
+        const int gradient = aclnn_cpu::IncomingGradientInput(*op);
+        call.gradient_count = gradient >= 0 ? Elements(gradient) : 0;
         call.first_dim = rows;
         call.given_inputs = 0;
         for (int k = 0; k < op->input_count; ++k)

@@ -41,7 +41,7 @@ struct RowCall {
     std::vector<double> parameters;  // the row's, in order (reduction first)
     int64_t broadcast_count = 0;     // numel of the broadcast shape
     int64_t self_count = 0;          // numel of self (the row's self input)
-    int64_t gradient_count = 0;      // numel of input 0 of a gradient row (its incoming gradient)
+    int64_t gradient_count = 0;      // numel of the row's incoming gradient (IncomingGradientInput), or 0
     unsigned given_inputs = ~0u;     // bit k set: the row's input k is given (clear: an absent optional one)
     int64_t first_dim = 1;           // the broadcast shape's first dim (1 for a 0-d shape)
 };
