@@ -42,10 +42,12 @@ HWY_INLINE hn::Vec<DD> LogOfQuotient(DD dd, hn::Vec<DD> q) {
     const auto one = hn::Set(dd, 1.0);
     const auto s = hn::Div(hn::Sub(m, one), hn::Add(m, one));
     const auto w = hn::Mul(s, s);
+    // Separate multiplies and adds, never fused: every target (with FMA or without) rounds each step alike, so the
+    // results have the same bits everywhere.
     auto series = hn::Set(dd, 1.0 / 21);
-    for (int n = 19; n >= 1; n -= 2) series = hn::MulAdd(series, w, hn::Set(dd, 1.0 / n));
+    for (int n = 19; n >= 1; n -= 2) series = hn::Add(hn::Mul(series, w), hn::Set(dd, 1.0 / n));
     const auto log_m = hn::Mul(hn::Add(s, s), series);
-    const auto log = hn::MulAdd(hn::ConvertTo(dd, k), hn::Set(dd, 0x1.62e42fefa39efp-1), log_m);
+    const auto log = hn::Add(hn::Mul(hn::ConvertTo(dd, k), hn::Set(dd, 0x1.62e42fefa39efp-1)), log_m);
     const auto zero = hn::Zero(dd);
     auto result = hn::IfThenElse(hn::Eq(q, zero), hn::Set(dd, -HUGE_VAL), log);
     result = hn::IfThenElse(hn::Eq(q, hn::Set(dd, HUGE_VAL)), q, result);
