@@ -168,8 +168,7 @@ public:
         // The row's defaults, and a mean (none for loss_none).
         double parameters[aclnn_cpu::kMaxOperatorParameters] = {};
         for (int p = 0; p < row.parameter_count; ++p) parameters[p] = row.parameters[p].default_value;
-        if (aclnn_cpu::ReductionParameter(row) >= 0)
-            parameters[aclnn_cpu::ReductionParameter(row)] = variant == "loss_none" ? 0 : 1;
+        aclnn_cpu::SetReductionValue(row, parameters, variant == "loss_none" ? 0 : 1);
         std::vector<const aclTensor*> inputs;
         for (int k = 0; k < row.input_count; ++k) inputs.push_back(tensors_[static_cast<size_t>(k)]->tensor());
         uint64_t workspace_size = 0;
@@ -220,8 +219,7 @@ public:
         items_ = n;
         double parameters[aclnn_cpu::kMaxOperatorParameters] = {};
         for (int p = 0; p < row.parameter_count; ++p) parameters[p] = row.parameters[p].default_value;
-        if (aclnn_cpu::ReductionParameter(row) >= 0)
-            parameters[aclnn_cpu::ReductionParameter(row)] = static_cast<double>(reduction);
+        aclnn_cpu::SetReductionValue(row, parameters, reduction);
         uint64_t workspace_size = 0;
         FinishSetUp(row.get_workspace_size(inputs.data(), parameters, tensors_.back()->tensor(), &workspace_size,
                                            &executor_));

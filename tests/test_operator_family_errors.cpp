@@ -37,8 +37,7 @@ Scenario ValidCall(const OperatorDescription& row) {
     Scenario s;
     s.args.assign(static_cast<size_t>(row.input_count) + 1, TensorArg{});
     for (int p = 0; p < row.parameter_count; ++p) s.parameters.push_back(row.parameters[p].default_value);
-    const int reduction = aclnn_cpu::ReductionParameter(row);
-    if (reduction >= 0) s.parameters[static_cast<size_t>(reduction)] = 0;
+    aclnn_cpu::SetReductionValue(row, s.parameters.data(), 0);
     return s;
 }
 

@@ -393,7 +393,7 @@ TEST_P(LabelRows, HardLabelsKeepTheirBitsBesideSoftOnes) {
         Call call = RandomCall(rng, shape, [](aclnn_cpu::ValueDomain d, std::mt19937_64& g) { return DomainValue(d, g); },
                                false);
         if (aclnn_cpu::ReductionParameter(r) >= 0 && !aclnn_cpu::IsGradient(r)) {  // none: out of the whole shape
-            call.parameters[static_cast<size_t>(aclnn_cpu::ReductionParameter(r))] = 0;
+            aclnn_cpu::SetReductionValue(r, call.parameters.data(), 0);
             call.out = std::make_unique<DeviceTensor>(Dense(OutDims(call, call.BroadcastShape()), call.out->spec().type),
                                                       rng, Uniform{1.0}, 3);
         }

@@ -283,4 +283,10 @@ inline int64_t ReductionValue(const OperatorDescription& row, const double* para
     return p >= 0 ? operator_rows::Int(parameters[p]) : 0;
 }
 
+// Sets the reduction among a call's parameters where the row has one (a row without one is left as it is).
+inline void SetReductionValue(const OperatorDescription& row, double* parameters, int64_t reduction) {
+    const int p = ReductionParameter(row);
+    if (p >= 0) parameters[p] = static_cast<double>(reduction);
+}
+
 }  // namespace aclnn_cpu

@@ -37,6 +37,10 @@ inline constexpr DtypeSupport kFloatTypesBf16FromAtlasA2 = {{{ACL_FLOAT, ACL_FLO
 inline constexpr DtypeSupport kHalfFirstTypesBf16FromAtlasA2 = {{{ACL_FLOAT16, ACL_FLOAT, ACL_BF16, 0}, 3},
                                                                {{ACL_FLOAT16, ACL_FLOAT, 0, 0}, 2}};
 
+// The lists of an operator offered on Atlas A2/A3 and Ascend 950 only (its OpDef has no config for other chips):
+// none elsewhere (aclnnLogit, aclnnLogitGrad).
+inline constexpr DtypeSupport kNewerChipsOnly = {{{ACL_BF16, ACL_FLOAT16, ACL_FLOAT, 0}, 3}, {{0, 0, 0, 0}, 0}};
+
 // The chip families CANN's op_api tells apart, from the SoC name.
 enum class NpuArch : uint8_t { kDav1001, kDav2002, kDav2201, kDav3002, kDav3510, kUnknown };
 NpuArch NpuArchOfSoc(const char* soc_name);

@@ -177,7 +177,7 @@ uint64_t DigestOfAllCases(int row_count) {
                     double parameters[aclnn_cpu::kMaxOperatorParameters] = {};
                     for (int p = 0; p < row.parameter_count; ++p)
                         parameters[p] = row.parameters[p].default_value * (variant == 1 ? 0.5 : 1.0);
-                    if (reduction_parameter >= 0) parameters[reduction_parameter] = static_cast<double>(reduction);
+                    aclnn_cpu::SetReductionValue(row, parameters, reduction);
                     const bool reduced = aclnn_cpu::ReducesTo(row, reduction);
                     const bool tied = row.out_dtype_input >= 0;
                     const Buffer& result = !reduced ? out

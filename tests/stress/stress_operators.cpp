@@ -140,11 +140,9 @@ std::unique_ptr<Job> Launch(std::mt19937_64& rng, aclrtStream stream) {
     for (int k = 0; k < op.input_count; ++k) job->present[k] = !op.inputs[k].optional || rng() % 3 != 0;
     job->present[kOut] = true;
     // A 0-d incoming gradient, where the row lets it broadcast.
-    bool broadcastable_gradient = false;
-    for (int k = 0; k < op.input_count; ++k)
-        broadcastable_gradient |= aclnn_cpu::RoleOf(op, k) == aclnn_cpu::InputRole::kIncomingGradient &&
-                                  op.inputs[k].shape != aclnn_cpu::InputShape::kSameAsSelf;
-    job->scalar_grad = broadcastable_gradient && rng() % 4 == 0;
+    const int gradient = aclnn_cpu::IncomingGradientInput(op);
+    job->scalar_grad =
+        gradient >= 0 && op.inputs[gradient].shape != aclnn_cpu::InputShape::kSameAsSelf && rng() % 4 == 0;
     // A quarter of the calls with hard labels, every label (a probability that is not self) 0 or 1: binary
     // cross-entropy then takes its one-log form.
     const bool hard_labels = rng() % 4 == 0;

@@ -118,10 +118,7 @@ ReferenceValue SoftMarginLossReference(double x, double y) {
     return aclnn_cpu::references::SoftMarginLoss(inputs, aclnn_cpu::references::ReferenceCall{});
 }
 
-int64_t ReductionOf(const RowCall& call) {
-    const int p = aclnn_cpu::ReductionParameter(*call.row);
-    return p >= 0 ? aclnn_cpu::operator_rows::Int(call.parameters[static_cast<size_t>(p)]) : 0;
-}
+int64_t ReductionOf(const RowCall& call) { return aclnn_cpu::ReductionValue(*call.row, call.parameters.data()); }
 
 double GradientScale(const RowCall& call) {
     if (!aclnn_cpu::IsGradient(*call.row)) return 1.0;

@@ -38,7 +38,7 @@ ReferenceValue SoftMarginLossReference(double x, double y);
 // What a row's element reference needs to know of a call besides the element's inputs.
 struct RowCall {
     const aclnn_cpu::OperatorDescription* row = nullptr;
-    std::vector<double> parameters;  // the row's, in order (reduction first)
+    std::vector<double> parameters;  // the row's, in order
     int64_t broadcast_count = 0;     // numel of the broadcast shape
     int64_t self_count = 0;          // numel of self (the row's self input)
     int64_t gradient_count = 0;      // numel of the row's incoming gradient (IncomingGradientInput), or 0

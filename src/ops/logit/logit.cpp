@@ -104,9 +104,6 @@ kernels::TileKernel ChooseKernel(const kernels::KernelConfig& config, bool fusab
 constexpr const char* kPhase1Name = "aclnnLogitGetWorkspaceSize";
 constexpr const char* kPhase2Name = "aclnnLogit";
 
-// Atlas A2/A3 and Ascend 950 only (its OpDef's configs); on other chips no dtype is offered.
-constexpr validation::DtypeSupport kDtypes = {{{ACL_BF16, ACL_FLOAT16, ACL_FLOAT, 0}, 3}, {{0, 0, 0, 0}, 0}};
-
 }  // namespace aclnn_cpu::ops::logit
 
 extern "C" {
@@ -122,7 +119,7 @@ aclnnStatus aclnnLogitGetWorkspaceSize(const aclTensor* input, double eps, const
         engine::ElementwiseRequest request(logit::kPhase1Name, workspaceSize, executor);
         request.validation.inputs = {{input, "input"}};
         request.validation.out = {out, "out"};
-        request.validation.dtypes = &logit::kDtypes;
+        request.validation.dtypes = &validation::kNewerChipsOnly;
         request.validation.steps = {
             checks::NullTensors(),
             checks::DtypesInList({0, checks::kOut}),
@@ -158,7 +155,7 @@ ACLNN_CPU_OPERATOR_ROW(logit) = {
     "logit", "aclnnLogit", "ln(z / (1 - z)), z = input clamped to [eps, 1 - eps] where eps >= 0",
     1, {{"input", "self", false, ValueDomain::kProbability}}, 0,
     1, {{"eps", "eps", ParameterType::kDouble, -1, -operator_rows::kInfinity, operator_rows::kInfinity}},
-    ResultRule::kElementwise, MeanDivisor::kBroadcastElements, &ops::logit::kDtypes, true,
+    ResultRule::kElementwise, MeanDivisor::kBroadcastElements, &validation::kNewerChipsOnly, true,
     &references::Logit, "logit", AtenResultType::kSelf, nullptr, 0,
     [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
         return aclnnLogitGetWorkspaceSize(in[0], p[0], out, size, executor);

@@ -77,9 +77,6 @@ kernels::TileKernel ChooseKernel(const kernels::KernelConfig& config, bool fusab
 constexpr const char* kPhase1Name = "aclnnLogitGradGetWorkspaceSize";
 constexpr const char* kPhase2Name = "aclnnLogitGrad";
 
-// Atlas A2/A3 and Ascend 950 only (its OpDef's configs); on other chips no dtype is offered.
-constexpr validation::DtypeSupport kDtypes = {{{ACL_BF16, ACL_FLOAT16, ACL_FLOAT, 0}, 3}, {{0, 0, 0, 0}, 0}};
-
 // CANN's kernel: eps >= 0 selects [eps, 1 - eps] and 0 outside; eps < 0 (or NaN) [0, 1] and NaN outside.
 Parameters ParametersOf(double eps) {
     const float eps32 = static_cast<float>(eps);
@@ -102,7 +99,7 @@ aclnnStatus aclnnLogitGradGetWorkspaceSize(const aclTensor* x, const aclTensor* 
         engine::ElementwiseRequest request(logit_grad::kPhase1Name, workspaceSize, executor);
         request.validation.inputs = {{x, "x"}, {dy, "dy"}};
         request.validation.out = {out, "out"};
-        request.validation.dtypes = &logit_grad::kDtypes;
+        request.validation.dtypes = &validation::kNewerChipsOnly;
         request.validation.steps = {
             checks::NullTensors(),
             checks::DtypesInList({0, 1, checks::kOut}),
@@ -141,7 +138,7 @@ ACLNN_CPU_OPERATOR_ROW(logit_grad) = {
     2, {{"x", "self", false, ValueDomain::kProbability},
         {"dy", "grad_output", false, ValueDomain::kGradient, InputShape::kSameAsSelf}}, 0,
     1, {{"eps", "eps", ParameterType::kDouble, -1, -operator_rows::kInfinity, operator_rows::kInfinity}},
-    ResultRule::kGradient, MeanDivisor::kBroadcastElements, &ops::logit_grad::kDtypes, true,
+    ResultRule::kGradient, MeanDivisor::kBroadcastElements, &validation::kNewerChipsOnly, true,
     &references::LogitGrad, "logit_backward", AtenResultType::kPromoted, nullptr, 0,
     [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
         return aclnnLogitGradGetWorkspaceSize(in[0], in[1], p[0], out, size, executor);
