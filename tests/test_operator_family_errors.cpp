@@ -109,6 +109,7 @@ TEST_P(EveryRow, NullArgumentsInOrder) {
 TEST_P(EveryRow, DtypesOutsideTheListsAreRefused) {
     const OperatorDescription& r = row();
     for (aclDataType type : {ACL_DOUBLE, ACL_INT32, ACL_INT64, ACL_BOOL}) {
+        if (r.dtypes->newer_chips.Contains(type)) continue;  // aclnnL1Loss's INT64
         Scenario s = ValidCall(r);
         for (int k = 0; k < r.input_count; ++k) s.args[static_cast<size_t>(k)].type = type;
         ExpectRejected(r, "every input " + std::to_string(type), s, ACLNN_ERR_PARAM_INVALID, {"DT_"});
@@ -129,7 +130,7 @@ TEST_P(EveryRow, DtypesDependOnTheSoc) {
         Scenario s = ValidCall(r);
         for (TensorArg& arg : s.args) arg.type = static_cast<aclDataType>(newer.types[t]);
         const int32_t type = newer.types[t];
-        const std::string dtype = type == ACL_FLOAT ? "DT_FLOAT" : type == ACL_FLOAT16 ? "DT_FLOAT16" : "DT_BFLOAT16";
+        const std::string dtype = aclnn_cpu::validation::CannDtypeName(type);
         for (const char* soc : {"Ascend910B1", "Ascend910B4", "Ascend910_9391", "Ascend950PR_9599", "Ascend950DT_9591",
                                 static_cast<const char*>(nullptr)}) {  // nullptr: the default, Ascend950PR_9599
             s.soc = soc;

@@ -13,7 +13,6 @@ namespace {
 // most 8 bytes) still fits in int64.
 constexpr int64_t kMaxBroadcastElements = int64_t{1} << 60;
 
-int64_t TypeSize(int32_t type) { return type == ACL_FLOAT ? 4 : 2; }
 
 const NamedTensor& TensorAt(const BroadcastOperation& op, int index) {
     return index == checks::kOut ? op.out : op.inputs[static_cast<size_t>(index)];
@@ -31,23 +30,14 @@ aclnnStatus Invalid(const char* format, const char* api, const std::string& a, c
 
 bool FloatingType(int32_t type) { return ComputableDtype(type) || type == ACL_DOUBLE; }
 
-// CANN's PromoteType where it matters here: among FLOAT, FLOAT16, BFLOAT16 as the engine promotes; DOUBLE with
-// any floating or integer type is DOUBLE; a floating type with an integer or bool type is the floating type;
-// two other types keep the first (no list holds it, so it is refused either way).
-int32_t PromoteTypes(int32_t a, int32_t b) {
-    if (ComputableDtype(a) && ComputableDtype(b)) return PromoteFloatTypes(a, b);
-    if (a == ACL_DOUBLE || b == ACL_DOUBLE) return ACL_DOUBLE;
-    if (FloatingType(a)) return a;
-    if (FloatingType(b)) return b;
-    return a;
-}
-
 int32_t PromotedType(const BroadcastOperation& op, const std::vector<int>& inputs) {
-    int32_t type = -1;
+    int32_t type = ACL_DT_UNDEFINED;
+    bool first = true;
     for (int index : inputs) {
         if (!Present(op, index)) continue;
         const int32_t next = TensorAt(op, index).tensor->data_type;
-        type = type < 0 ? next : PromoteTypes(type, next);
+        type = first ? next : type == ACL_DT_UNDEFINED ? type : PromoteType(type, next);
+        first = false;
     }
     return type;
 }
@@ -111,6 +101,10 @@ CheckStep PromotedDtypeInList(std::vector<int> inputs, const char* message_forma
         const DtypeList& list = SupportedDtypes(*op.dtypes);
         const int32_t promoted = PromotedType(op, inputs);
         if (list.Contains(promoted)) return ACLNN_SUCCESS;
+        if (promoted == ACL_DT_UNDEFINED)
+            return Invalid("%s: %s dtype %s and %s dtype %s can not be promoted.", op.api,
+                           TensorAt(op, inputs[0]).name, CannDtypeName(TensorAt(op, inputs[0]).tensor->data_type),
+                           TensorAt(op, inputs[1]).name, CannDtypeName(TensorAt(op, inputs[1]).tensor->data_type));
         const std::string format = std::string("%s: ") + message_format;
         if (inputs_in_message)
             return Invalid(format.c_str(), op.api, CannDtypeName(TensorAt(op, inputs[0]).tensor->data_type),
@@ -133,9 +127,11 @@ CheckStep PromotedCastableToOut(std::vector<int> inputs) {
     return [inputs](const BroadcastOperation& op, ValidationState&) -> aclnnStatus {
         const int32_t promoted = PromotedType(op, inputs);
         const int32_t out = op.out.tensor->data_type;
-        // CANN's CanCast: a floating type does not cast to an integer type or to bool.
-        const bool castable = !FloatingType(promoted) || FloatingType(out) || out == ACL_COMPLEX64 ||
-                              out == ACL_COMPLEX128;
+        // CANN's CanCast: a floating type does not cast to an integer type or to bool, nor an integer type to
+        // bool.
+        const bool castable = FloatingType(promoted) ? FloatingType(out) || out == ACL_COMPLEX64 ||
+                                                           out == ACL_COMPLEX128
+                                                     : out != ACL_BOOL || promoted == ACL_BOOL;
         if (castable) return ACLNN_SUCCESS;
         return Invalid("%s: Result type %s can't be cast to the desired output type %s.", op.api,
                        CannDtypeName(promoted), CannDtypeName(out));
@@ -159,16 +155,24 @@ CheckStep Ranks(std::vector<int> tensors) {
 CheckStep Layouts() {
     return [](const BroadcastOperation& op, ValidationState& state) -> aclnnStatus {
         for (const NamedTensor* t : state.present) {
-            // CANN casts some types the lists do not hold (a DOUBLE result, integer inputs it promotes); the
-            // engine computes in FLOAT, FLOAT16 and BFLOAT16 only (docs/compatibility.md).
-            if (!ComputableDtype(t->tensor->data_type))
-                return Invalid("%s: %s has dtype %s; aclnn-cpu computes FLOAT, FLOAT16 and BFLOAT16 tensors only.",
-                               op.api, t->name, CannDtypeName(t->tensor->data_type));
+            // CANN casts some types the lists do not hold (a DOUBLE input or result); the engine reads the
+            // floating types and the integer ones, and writes the floating types or, for an operator that
+            // computes integers, INT64 (docs/compatibility.md).
+            const int32_t type = t->tensor->data_type;
+            const bool is_out = t == state.present.back();
+            const bool readable = is_out ? ComputableDtype(type) || (op.integer_results && type == ACL_INT64)
+                                         : LoadableDtype(type);
+            if (!readable)
+                return Invalid(is_out ? "%s: %s has dtype %s; aclnn-cpu writes FLOAT, FLOAT16 and BFLOAT16 results%s."
+                                      : "%s: %s has dtype %s; aclnn-cpu reads FLOAT, FLOAT16, BFLOAT16 and integer (BOOL, "
+                                        "UINT8, INT8, INT16, INT32, INT64) tensors%s.",
+                               op.api, t->name, CannDtypeName(type),
+                               is_out && op.integer_results ? ", and INT64 ones for integer inputs" : "");
         }
         state.extents.assign(state.present.size(), ViewExtent{});
         for (size_t i = 0; i < state.present.size(); ++i) {
             const aclTensor& tensor = *state.present[i]->tensor;
-            const std::string problem = CheckLayout(tensor, TypeSize(tensor.data_type), &state.extents[i]);
+            const std::string problem = CheckLayout(tensor, LoadableDtypeSize(tensor.data_type), &state.extents[i]);
             if (!problem.empty())
                 return Invalid("%s: %s (shape %s) %s.", op.api, state.present[i]->name,
                                CannShapeString(tensor.view_dims), problem);

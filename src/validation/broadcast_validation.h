@@ -55,6 +55,8 @@ struct BroadcastOperation {
     // empty: the inputs' order.
     std::vector<int> broadcast_order;
     const DtypeSupport* dtypes = &kFloatTypesBf16FromAtlasA2;  // the operator's lists (dtype_support.h)
+    // Whether the operator computes this call in integers (an integer promote type): out may then be INT64.
+    bool integer_results = false;
     // The checks after the workspaceSize / executor one, in CANN's order (checks:: below).
     std::vector<CheckStep> steps;
 };

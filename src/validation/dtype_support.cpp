@@ -36,6 +36,49 @@ const DtypeList& SupportedDtypes(const DtypeSupport& support) {
     return arch == NpuArch::kDav2201 || arch == NpuArch::kDav3510 ? support.newer_chips : support.other_chips;
 }
 
+int64_t LoadableDtypeSize(int32_t type) {
+    switch (type) {
+        case ACL_FLOAT: case ACL_INT32: return 4;
+        case ACL_FLOAT16: case ACL_BF16: case ACL_INT16: return 2;
+        case ACL_INT64: return 8;
+        case ACL_BOOL: case ACL_UINT8: case ACL_INT8: return 1;
+        default: return 0;
+    }
+}
+
+namespace {
+
+// The integer dtypes in PyTorch's order of width; UINT8 and INT8 share a rank (together they give INT16).
+int IntegerRank(int32_t type) {
+    switch (type) {
+        case ACL_BOOL: return 0;
+        case ACL_UINT8: case ACL_INT8: return 1;
+        case ACL_INT16: return 2;
+        case ACL_INT32: return 3;
+        default: return 4;  // INT64
+    }
+}
+
+bool Floating(int32_t type) { return ComputableDtype(type) || type == ACL_DOUBLE; }
+
+bool UnsignedWide(int32_t type) { return type == ACL_UINT16 || type == ACL_UINT32 || type == ACL_UINT64; }
+
+}  // namespace
+
+int32_t PromoteType(int32_t a, int32_t b) {
+    if (a == b) return a;
+    if (UnsignedWide(a) || UnsignedWide(b)) return ACL_DT_UNDEFINED;
+    if (ComputableDtype(a) && ComputableDtype(b)) return PromoteFloatTypes(a, b);
+    if (Floating(a) && Floating(b)) return ACL_DOUBLE;
+    if (Floating(a) && IntegerDtype(b)) return a;
+    if (Floating(b) && IntegerDtype(a)) return b;
+    if (IntegerDtype(a) && IntegerDtype(b)) {
+        if ((a == ACL_UINT8 && b == ACL_INT8) || (a == ACL_INT8 && b == ACL_UINT8)) return ACL_INT16;
+        return IntegerRank(a) >= IntegerRank(b) ? a : b;
+    }
+    return a;
+}
+
 std::string CannDtypeName(int32_t type) {
     switch (type) {
         case ACL_FLOAT: return "DT_FLOAT";

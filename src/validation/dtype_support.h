@@ -9,6 +9,7 @@
 #include <string>
 
 #include "acl/acl_base.h"
+#include "common/export.h"
 
 namespace aclnn_cpu::validation {
 
@@ -49,14 +50,33 @@ NpuArch NpuArchOfSoc(const char* soc_name);
 const DtypeList& SupportedDtypes(const DtypeSupport& support);
 
 // CANN's names and list format in messages: "DT_BFLOAT16", "[DT_FLOAT,DT_FLOAT16,]".
-std::string CannDtypeName(int32_t type);
+ACLNN_CPU_INTERNAL std::string CannDtypeName(int32_t type);  // exported for the tests' messages
 std::string CannDtypeListString(const DtypeList& list);
 
 // Whether the engine computes with this dtype (FLOAT, FLOAT16, BFLOAT16).
 inline bool ComputableDtype(int32_t type) { return type == ACL_FLOAT || type == ACL_FLOAT16 || type == ACL_BF16; }
 
+// The integer dtypes the engine reads (and promotes, as CANN's op_api casts them): BOOL, UINT8, INT8, INT16,
+// INT32, INT64.
+inline bool IntegerDtype(int32_t type) {
+    return type == ACL_BOOL || type == ACL_UINT8 || type == ACL_INT8 || type == ACL_INT16 || type == ACL_INT32 ||
+           type == ACL_INT64;
+}
+
+// Whether the engine reads tensors of this dtype: the computable ones and the integer ones.
+inline bool LoadableDtype(int32_t type) { return ComputableDtype(type) || IntegerDtype(type); }
+
+// Bytes per element of a loadable dtype (0 for any other).
+int64_t LoadableDtypeSize(int32_t type);
+
 // CANN's PromoteType within the floating types: equal types stay, FLOAT with any gives FLOAT, FLOAT16 with
 // BFLOAT16 gives FLOAT. Only for computable dtypes.
 inline int32_t PromoteFloatTypes(int32_t a, int32_t b) { return a == b ? a : ACL_FLOAT; }
+
+// CANN's PromoteType (PyTorch's table): a floating type wins over an integer or bool, DOUBLE over the other
+// floating types, FLOAT16 with BFLOAT16 gives FLOAT; among integers the wider, BOOL below all, and UINT8 with
+// INT8 gives INT16. ACL_DT_UNDEFINED where the table has no entry (the unsigned types above 8 bits); two
+// other types keep the first (no list holds it, so it is refused either way).
+int32_t PromoteType(int32_t a, int32_t b);
 
 }  // namespace aclnn_cpu::validation
