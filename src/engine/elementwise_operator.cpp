@@ -40,7 +40,7 @@ aclnnStatus PlanElementwiseOperator(const ElementwiseRequest& request) {
         bool any_shape_only = false;
         for (size_t i = 0; i + 1 < validated.present.size(); ++i) {
             const int32_t type = validated.present[i]->tensor->data_type;
-            promoted = promoted < 0 ? type : validation::PromoteFloatTypes(promoted, type);
+            promoted = promoted < 0 ? type : validation::PromoteType(promoted, type);
             any_shape_only = any_shape_only || validated.present[i]->shape_only;
         }
         // The operands, in the inputs' order, then out: each present tensor the arithmetic reads (a shape-only

@@ -34,13 +34,23 @@ ElementType ToElementType(int32_t type) {
     switch (type) {
         case ACL_FLOAT16: return ElementType::kFloat16;
         case ACL_BF16: return ElementType::kBFloat16;
+        case ACL_INT64: return ElementType::kInt64;
+        case ACL_INT32: return ElementType::kInt32;
+        case ACL_INT16: return ElementType::kInt16;
+        case ACL_INT8: return ElementType::kInt8;
+        case ACL_UINT8: return ElementType::kUInt8;
+        case ACL_BOOL: return ElementType::kBool;
         default: return ElementType::kFloat32;
     }
 }
 
 // CANN's promotion within {FLOAT, FLOAT16, BFLOAT16}: equal types stay, any FLOAT gives FLOAT, and FLOAT16
-// with BFLOAT16 gives FLOAT.
-ElementType Promote(ElementType a, ElementType b) { return a == b ? a : ElementType::kFloat32; }
+// with BFLOAT16 gives FLOAT; a floating type wins over an integer one.
+ElementType Promote(ElementType a, ElementType b) {
+    if (kernels::IsInteger(a)) return b;
+    if (kernels::IsInteger(b)) return a;
+    return a == b ? a : ElementType::kFloat32;
+}
 
 // The value 1 in type's format, for an absent optional input read as ones.
 const char* OneOfType(kernels::ElementType type) {
@@ -73,6 +83,7 @@ bool BytesIntersect(const char* a_begin, const char* a_end, const char* b_begin,
 bool Fusable(const kernels::KernelConfig& config, const IterationShape& shape) {
     const int inputs = config.num_inputs;
     const int inner = shape.ndim - 1;
+    if (kernels::HasIntegerInput(config)) return false;
     for (int k = 0; k < inputs; ++k) {
         const int64_t stride = shape.byte_strides[k][inner];
         if (stride != 0 && stride != kernels::ElementSize(config.types[k])) return false;
@@ -111,7 +122,8 @@ int64_t ElementCount(const std::vector<int64_t>& shape) {
 ElementwisePlan::ElementwisePlan(const ElementwiseDescription& description, std::vector<PlanOperand> operands,
                                  const std::vector<int64_t>& validated_shape)
     : phase2_name_(description.phase2_name), operands_(std::move(operands)), mean_(description.mean),
-      sum_back_(description.sum_back), empty_sum_writes_zero_(description.empty_sum_writes_zero) {
+      integer_block_(description.integer_block), sum_back_(description.sum_back),
+      empty_sum_writes_zero_(description.empty_sum_writes_zero) {
     // A 0-d shape summed back is one row of one column.
     const std::vector<int64_t> validated_dims =
         sum_back_ && validated_shape.empty() ? std::vector<int64_t>{1} : validated_shape;
@@ -180,6 +192,7 @@ ElementwisePlan::ElementwisePlan(const ElementwiseDescription& description, std:
     shape_ = BuildIterationShape(broadcast_shape, strides, sizes, out);
     config_.stream_stores = config_.output == OutputMode::kStore && !sum_back_ &&
                             shape_.numel * kernels::ElementSize(config_.out_type()) >= kStreamingBytes;
+    if (integer_block_ != nullptr) return;  // no tile kernel
     kernel_ = description.choose_kernel(config_, Fusable(config_, shape_));
     if (sum_back_ && description.choose_column_sum_kernel != nullptr)
         column_sum_kernel_ = description.choose_column_sum_kernel(config_, Fusable(config_, shape_));
@@ -270,7 +283,62 @@ aclnnStatus ElementwisePlan::CheckAddressesAndSizeWorkspace(const char* caller) 
     return ACLNN_SUCCESS;
 }
 
+void ElementwisePlan::IntegerRow(const IterationShape& shape, const OperandPointers& row, int64_t n,
+                                 uint64_t* sum) const {
+    constexpr int64_t kIntegerBlock = 512;
+    const int inputs = config_.num_inputs, out = output_index();
+    const ElementType out_type = config_.out_type();
+    int64_t buffers[kernels::kMaxInputs][kIntegerBlock];
+    int64_t results[kIntegerBlock];
+    const int64_t* in[kernels::kMaxInputs] = {};
+    for (int64_t first = 0; first < n; first += kIntegerBlock) {
+        const int64_t count = std::min(kIntegerBlock, n - first);
+        for (int k = 0; k < inputs; ++k) {
+            const int64_t stride = shape.inner_stride(k);
+            const char* from = row[k] + first * stride;
+            if (config_.types[k] == ElementType::kInt64 && stride == 8) {  // read in place
+                in[k] = reinterpret_cast<const int64_t*>(from);
+                continue;
+            }
+            for (int64_t i = 0; i < count; ++i) buffers[k][i] = kernels::LoadInteger(config_.types[k], from + i * stride);
+            in[k] = buffers[k];
+        }
+        const int64_t out_stride = sum == nullptr ? shape.inner_stride(out) : 0;
+        char* to = sum == nullptr ? row[out] + first * out_stride : nullptr;
+        const bool direct = sum == nullptr && out_type == ElementType::kInt64 && out_stride == 8;
+        int64_t* into = direct ? reinterpret_cast<int64_t*>(to) : results;
+        integer_block_(in, count, into);
+        if (sum != nullptr) {
+            uint64_t block_sum = 0;  // a local: *sum may alias results as far as the compiler knows
+            for (int64_t i = 0; i < count; ++i) block_sum += static_cast<uint64_t>(results[i]);
+            *sum += block_sum;
+        } else if (!direct) {
+            for (int64_t i = 0; i < count; ++i) kernels::StoreInteger(out_type, to + i * out_stride, results[i]);
+        }
+    }
+}
+
+uint64_t ElementwisePlan::IntegerSum(const OperandPointers& bases, int threads) const {
+    // Integer addition that wraps is associative: the slices' sums, added in any order, give the same bits.
+    uint64_t total = 0;
+    ParallelSlices(shape_.numel, threads, kGrainElements, [&](int64_t begin, int64_t end) {
+        uint64_t slice_total = 0;
+        ForEachRow(shape_, bases, begin, end,
+                   [&](const OperandPointers& row, int64_t n) { IntegerRow(shape_, row, n, &slice_total); });
+#pragma omp atomic
+        total += slice_total;
+    });
+    return total;
+}
+
 void ElementwisePlan::Store(const IterationShape& shape, const OperandPointers& bases, int threads) const {
+    if (integer_block_ != nullptr) {
+        ParallelSlices(shape.numel, threads, kGrainElements, [&](int64_t begin, int64_t end) {
+            ForEachRow(shape, bases, begin, end,
+                       [&](const OperandPointers& row, int64_t n) { IntegerRow(shape, row, n, nullptr); });
+        });
+        return;
+    }
     ParallelSlices(shape.numel, threads, kGrainElements, [&](int64_t begin, int64_t end) {
         ForEachTile(shape, bases, begin, end, [&](const Tile& tile) { kernel_(config_, tile, nullptr); });
         if (config_.stream_stores) kernels::FlushStreamingStores();
@@ -417,6 +485,15 @@ aclnnStatus ElementwisePlan::Bind(void* workspace, uint64_t workspace_size, rt::
     const auto plan = shared_from_this();
     const int out = output_index();
 
+    if (config_.output == OutputMode::kSum && integer_block_ != nullptr) {
+        char* out_address = static_cast<char*>(operands_[out].tensor->data) + operands_[out].extent.first_byte;
+        *task = [plan, bases, out_address, threads]() -> aclError {
+            const uint64_t total = plan->IntegerSum(bases, threads);
+            kernels::StoreInteger(plan->config_.out_type(), out_address, static_cast<int64_t>(total));
+            return ACL_SUCCESS;
+        };
+        return ACLNN_SUCCESS;
+    }
     if (config_.output == OutputMode::kSum) {
         char* out_address = static_cast<char*>(operands_[out].tensor->data) + operands_[out].extent.first_byte;
         const int64_t chunks = SumChunks();

@@ -51,6 +51,10 @@ struct ElementwiseDescription {
     // sum_back: the operator's chooser of a kernel that adds into the columns' sums directly (one
     // pass), or nullptr (every tile is stored into an L1 buffer that is then added).
     kernels::ColumnSumKernelChooser choose_column_sum_kernel = nullptr;
+    // Not null: the call computes in int64 (its promote type is an integer one) through this function rather than
+    // the tile kernels; kStore stores each result in out's dtype, kSum adds them in int64 (wrapping, so in any
+    // order the same) into out. No mean.
+    kernels::IntegerBlockFunction integer_block = nullptr;
     // The inputs' promoted dtype where an input the kernel does not read takes part (a shape-only input), or
     // -1: the promotion of the operands' dtypes.
     int32_t promote_type = -1;
@@ -83,6 +87,11 @@ private:
     // How many chunks the rows are cut into for the threads (fixed by the shape, not the thread count).
     int64_t RowChunks() const;
     void StoreThroughStaging(const OperandPointers& bases, char* staging, int threads) const;
+    // The integer path: the n elements of one row through integer_block_, stored into out (sum == nullptr) or
+    // added to *sum.
+    void IntegerRow(const IterationShape& shape, const OperandPointers& row, int64_t n, uint64_t* sum) const;
+    // The integer sum of every element.
+    uint64_t IntegerSum(const OperandPointers& bases, int threads) const;
     // The kSum result: the sum of every element's fp32 value (times 1/N for mean), as fp32.
     float Sum(const OperandPointers& bases, double* chunk_sums, int threads) const;
     int64_t SumChunks() const;
@@ -93,6 +102,7 @@ private:
     kernels::KernelConfig config_;
     kernels::TileKernel kernel_ = nullptr;
     MeanRule mean_ = MeanRule::kNone;
+    kernels::IntegerBlockFunction integer_block_ = nullptr;
     uint64_t workspace_size_ = 0;
     // sum_back: S's summed dims go first and out's after, so that S in that order is summed_rows_ rows of
     // columns_ columns (out's elements); out's dtype (the kernel stores fp32 into a buffer), and the walk from

@@ -141,12 +141,15 @@ public:
         for (int k = 0; k <= kInputs; ++k) {
             TileOperand& op = ops_[k];
             op.type = config.types[k];
+            op.promote = config.promote;
             op.size = ElementSize(op.type);
             op.origin = tile.origin[k];
             op.inner = tile.inner_stride[k];
             op.outer = tile.outer_stride[k];
             op.broadcast = k != kInputs && op.inner == 0 && op.outer == 0;
-            op.value = op.broadcast ? ElementAsFloat(op.type, op.origin) : 0.0f;
+            op.value = !op.broadcast ? 0.0f
+                       : IsInteger(op.type) ? RoundTo(config.promote, ElementAsFloat(op.type, op.origin))
+                                            : ElementAsFloat(op.type, op.origin);
         }
     }
 
@@ -366,8 +369,10 @@ void BlockedTile(const KernelConfig& config, const Tile& tile, SumAccumulator* s
     const TileOperand* ops = blocks.operands();
     const int64_t inner = tile.inner_size;
     const int64_t first_row = (tile.first + inner - 1) / inner, end_row = tile.last / inner;
+    // Integer inputs go element by element, whatever their strides (the transposed paths move 2- and 4-byte
+    // elements).
     if (config.output == OutputMode::kSum || !HasWideSteps(ops, kInputs + 1) || end_row - first_row < 2 ||
-        inner < kTileColumns) {
+        inner < kTileColumns || HasIntegerInput(config)) {
         blocks.Linear(tile.first, tile.last);
         return;
     }

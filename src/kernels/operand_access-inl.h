@@ -77,6 +77,7 @@ HWY_INLINE void StoreAsType(DF df, ElementType type, hn::Vec<DF> v, char* p) {
 // One element at p, widened exactly to fp32 (widening is exact, so this equals what the vector loads give).
 // A scalar: the tile loops broadcast it where they use it.
 HWY_INLINE float ElementAsFloat(ElementType type, const char* p) {
+    if (IsInteger(type)) return kernels::LoadAsFloat(type, p);
     if (type == ElementType::kFloat32) {
         float value;
         std::memcpy(&value, p, sizeof value);
@@ -94,6 +95,7 @@ constexpr bool kCanStream16 = hn::MaxLanes(DU16()) * sizeof(uint16_t) >= 16;
 
 struct TileOperand {
     ElementType type;
+    ElementType promote;  // what an integer input is rounded to once widened (CANN casts it to the promote type)
     int64_t size;  // bytes per element
     const char* origin;
     int64_t inner, outer;  // byte strides
@@ -134,8 +136,12 @@ inline void Gather(const TileOperand& op, int64_t inner_size, int64_t first, int
             std::memcpy(to, src, static_cast<size_t>(count * op.size));
         } else if (op.size == 4) {
             CopyIn<uint32_t>(src, op.inner, count, to);
-        } else {
+        } else if (op.size == 2) {
             CopyIn<uint16_t>(src, op.inner, count, to);
+        } else if (op.size == 8) {  // an INT64 input
+            CopyIn<uint64_t>(src, op.inner, count, to);
+        } else {  // a one-byte integer input
+            CopyIn<uint8_t>(src, op.inner, count, to);
         }
     });
     std::memset(dst + len * op.size, 0, static_cast<size_t>((padded - len) * op.size));
@@ -173,6 +179,34 @@ inline void WidenToFloat(ElementType type, const char* HWY_RESTRICT src, int64_t
     for (int64_t i = 0; i < padded; i += lanes) hn::Store(LoadAsFloat(df, type, src + i * size), df, dst + i);
 }
 
+// The same for integer elements: each converted to fp32 (rounded to nearest, ties to even), then rounded to
+// the promote type: CANN's Cast of the input to the promote type, which the kernel then widens to fp32.
+inline void IntegersToFloat(ElementType type, ElementType promote, const char* HWY_RESTRICT src, int64_t padded,
+                            float* HWY_RESTRICT dst) {
+    // One loop per type, each a plain conversion the compiler vectorises.
+    auto convert = [&](auto element) {
+        using T = decltype(element);
+        for (int64_t i = 0; i < padded; ++i) {
+            T value;
+            std::memcpy(&value, src + i * static_cast<int64_t>(sizeof(T)), sizeof(T));
+            dst[i] = static_cast<float>(value);
+        }
+    };
+    switch (type) {
+        case ElementType::kInt64: convert(int64_t{}); break;
+        case ElementType::kInt32: convert(int32_t{}); break;
+        case ElementType::kInt16: convert(int16_t{}); break;
+        case ElementType::kInt8: convert(int8_t{}); break;
+        case ElementType::kUInt8: convert(uint8_t{}); break;
+        default:  // kBool: any non-zero byte is true
+            for (int64_t i = 0; i < padded; ++i) dst[i] = src[i] != 0 ? 1.0f : 0.0f;
+    }
+    if (promote == ElementType::kFloat32) return;
+    const DF df;
+    const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
+    for (int64_t i = 0; i < padded; i += lanes) hn::Store(RoundToType(df, promote, hn::Load(df, dst + i)), df, dst + i);
+}
+
 // The fp32 values of an input block: in place for contiguous fp32, otherwise widened into buffer.
 inline const float* InputBlock(const TileOperand& op, int64_t inner_size, int64_t first, int64_t len,
                                int64_t padded, float* HWY_RESTRICT buffer, char* HWY_RESTRICT raw) {
@@ -182,7 +216,11 @@ inline const float* InputBlock(const TileOperand& op, int64_t inner_size, int64_
         Gather(op, inner_size, first, len, padded, raw);
         src = raw;
     }
-    WidenToFloat(op.type, src, padded, buffer);
+    if (IsInteger(op.type)) {
+        IntegersToFloat(op.type, op.promote, src, padded, buffer);
+    } else {
+        WidenToFloat(op.type, src, padded, buffer);
+    }
     return buffer;
 }
 

@@ -78,6 +78,13 @@ inline bool InputsShareOneType(const KernelConfig& config) {
     return true;
 }
 
+// Whether an input is of an integer dtype (the blocked path reads it; the fused instances read floating types).
+inline bool HasIntegerInput(const KernelConfig& config) {
+    for (int k = 0; k < config.num_inputs; ++k)
+        if (IsInteger(config.types[k])) return true;
+    return false;
+}
+
 // Sixteen float64 partial sums. The element with linear index i (in the row-major order of the broadcast
 // shape) is added to lanes[i % 16], in increasing i: the order depends on nothing but i, so a sum is the same
 // bits for any layout of the inputs and any split into threads, on every SIMD width.
@@ -103,6 +110,11 @@ using ColumnSumKernel = void (*)(const KernelConfig& config, const Tile& tile, c
 // An operator's chooser of it: the fused instance for config's dtypes, or nullptr where the tiles are not
 // fusable or the target has no float64 vectors (the engine then stores into a buffer and adds that).
 using ColumnSumKernelChooser = ColumnSumKernel (*)(const KernelConfig& config, bool fusable);
+
+// An operator's arithmetic on integers, for a call whose promote type is an integer one (CANN's int64 path,
+// aclnnL1Loss's Sub and Abs): results[i] from inputs[k][i], each input read as int64, count elements. Two's
+// complement arithmetic that wraps, as the NPU's int64 does; a plain loop the compiler vectorises.
+using IntegerBlockFunction = void (*)(const int64_t* const* inputs, int64_t count, int64_t* results);
 
 // An operator's kernel chooser (dispatched to the CPU's best SIMD target): the tile function for config,
 // fused (straight from and to memory) when the engine found every tile fusable, blocked otherwise.
