@@ -63,5 +63,18 @@ kernels::TileKernel ChooseGradientKernel(const kernels::KernelConfig& config, bo
     return HWY_DYNAMIC_DISPATCH(ChooseGradient)(config, fusable);
 }
 
+void IntegerLoss(const int64_t* const* inputs, int64_t count, int64_t* results) {
+    const int64_t* HWY_RESTRICT self = inputs[0];
+    const int64_t* HWY_RESTRICT target = inputs[1];
+    int64_t* HWY_RESTRICT out = results;
+    for (int64_t i = 0; i < count; ++i) {
+        // In uint64, where overflow wraps by definition: INT64_MIN - 1 is INT64_MAX, |INT64_MIN| is INT64_MIN.
+        // Branch-free (the sign picks by mask), so that the compiler vectorises it and random signs cost nothing.
+        const uint64_t difference = static_cast<uint64_t>(self[i]) - static_cast<uint64_t>(target[i]);
+        const uint64_t negative = uint64_t{0} - (difference >> 63);
+        out[i] = static_cast<int64_t>((difference ^ negative) - negative);
+    }
+}
+
 }  // namespace aclnn_cpu::ops::l1_loss
 #endif  // HWY_ONCE

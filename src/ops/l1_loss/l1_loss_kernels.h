@@ -10,5 +10,7 @@ namespace aclnn_cpu::ops::l1_loss {
 kernels::TileKernel ChooseLossKernel(const kernels::KernelConfig& config, bool fusable);
 // sign(self - target) * (gradOutput * norm), norm the engine's pre-scale of gradOutput.
 kernels::TileKernel ChooseGradientKernel(const kernels::KernelConfig& config, bool fusable);
+// |self - target| in int64 (inputs[0] self, inputs[1] target): CANN's Sub then Abs, wrapping.
+void IntegerLoss(const int64_t* const* inputs, int64_t count, int64_t* results);
 
 }  // namespace aclnn_cpu::ops::l1_loss
