@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "aclnn/opdev/op_errno.h"
 #include "aclnn_cpu/aclnn_cpu.h"
 #include "ops/operator_table.h"
 #include "operator_harness.h"
@@ -367,6 +368,66 @@ TEST_P(Rows, SameBitsForEveryLayoutAndThreadCount) {
         ASSERT_EQ(strided.Run(), 0) << aclGetRecentErrMsg();
         EXPECT_EQ(strided.out->Download(), results[0]) << "a transposed layout gives other bits\n" << Describe(dense);
     }
+}
+
+// An input of an integer dtype where the row's checks take it (CANN casts it to the promote type of the
+// others, a floating type): the same bits as its values given in that floating type, on every path (the
+// integer input goes through the blocked one). Where the checks refuse it: 161002 naming its dtype, out
+// untouched.
+TEST_P(Rows, IntegerInputsAreReadAsTheirValues) {
+    std::mt19937_64 rng(6000 + GetParam());
+    const OperatorDescription& r = row();
+    const aclDataType kIntegerTypes[] = {ACL_INT64, ACL_INT32, ACL_UINT8, ACL_BOOL};
+    int accepted = 0;
+    for (int c = 0; c < 32; ++c) {
+        const std::vector<int64_t> shape = RandomShape(static_cast<int>(rng() % 4), 300, rng);
+        const uint64_t seed = rng();
+        const int k = static_cast<int>(rng() % static_cast<uint64_t>(r.input_count));
+        const aclDataType type = kIntegerTypes[rng() % 4];
+        // Small integers, exact in every floating type; within the integer type's range.
+        auto fill = [type](aclnn_cpu::ValueDomain d, std::mt19937_64& g) {
+            const double v = std::nearbyint(DomainValue(d, g)) + 0.0;  // an integer has no -0
+            return type == ACL_BOOL ? (v != 0.0 ? 1.0 : 0.0) : type == ACL_UINT8 ? std::fabs(v) : v;
+        };
+        std::mt19937_64 first(seed), second(seed);
+        Call floating = RandomCall(first, shape, fill);
+        Call integer = RandomCall(second, shape, fill);
+        if (!integer.inputs[static_cast<size_t>(k)]) continue;  // an absent optional input
+        // Input k in the integer type, and in the others' promote type for the floating call; the same values and
+        // layout.
+        std::vector<aclDataType> others;
+        for (size_t j = 0; j < integer.inputs.size(); ++j)
+            if (integer.inputs[j] && static_cast<int>(j) != k) others.push_back(integer.inputs[j]->spec().type);
+        const DeviceTensor& original = *integer.inputs[static_cast<size_t>(k)];
+        auto retyped = [&](aclDataType to) {
+            TensorSpec spec = original.spec();
+            spec.type = to;
+            auto copy = std::make_unique<DeviceTensor>(spec, first, Uniform{1.0});
+            const int64_t elements = static_cast<int64_t>(original.host().size()) / ElementSize(original.spec().type);
+            for (int64_t i = 0; i < elements && i < static_cast<int64_t>(copy->host().size()) / ElementSize(to); ++i)
+                copy->SetStorage(i, original.HostValue(i));
+            copy->Upload();
+            return copy;
+        };
+        floating.inputs[static_cast<size_t>(k)] = retyped(others.empty() ? ACL_FLOAT : PromoteAll(others));
+        integer.inputs[static_cast<size_t>(k)] = retyped(type);
+        const std::vector<uint8_t> before = integer.out->host();
+        const aclnnStatus status = integer.Run();
+        const std::string what = aclnn_cpu::validation::CannDtypeName(type) + " input " + r.inputs[k].name + "\n" +
+                                 Describe(integer);
+        if (status != 0) {
+            EXPECT_EQ(status, ACLNN_ERR_PARAM_INVALID) << what;
+            EXPECT_NE(std::string(aclGetRecentErrMsg()).find(aclnn_cpu::validation::CannDtypeName(type)),
+                      std::string::npos) << aclGetRecentErrMsg() << "\n" << what;
+            EXPECT_EQ(integer.out->Download(), before) << "a refused call wrote out\n" << what;
+            continue;
+        }
+        ++accepted;
+        ASSERT_EQ(floating.Run(), 0) << aclGetRecentErrMsg() << "\n" << Describe(floating);
+        EXPECT_EQ(integer.out->Download(), floating.out->Download())
+            << "an integer input gives other bits than its values in the promote type\n" << what;
+    }
+    RecordProperty("accepted", accepted);
 }
 
 // The rows with a probability label (aclnn_cpu::IsProbabilityLabel).

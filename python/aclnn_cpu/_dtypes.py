@@ -33,6 +33,27 @@ _NUMPY_TO_ACL = {np.dtype(np.float32): ACL_FLOAT, np.dtype(np.float16): ACL_FLOA
                  np.dtype(np.bool_): ACL_BOOL}
 
 
+# The integer types the operators read, by PyTorch's (and CANN's) order of promotion; UINT8 and INT8 share a rank.
+_INTEGER_RANK = {ACL_BOOL: 0, ACL_UINT8: 1, ACL_INT8: 1, ACL_INT16: 2, ACL_INT32: 3, ACL_INT64: 4}
+INTEGER_STORAGE = {ACL_INT64: np.dtype(np.int64)}  # the integer results aclnn-cpu writes
+
+
+def promote_types(a, b):
+    """CANN's PromoteType: a floating type over an integer one, FLOAT16 with BFLOAT16 gives FLOAT, the wider
+    integer (UINT8 with INT8 gives INT16)."""
+    if a == b:
+        return a
+    if a in _INTEGER_RANK and b in _INTEGER_RANK:
+        if {a, b} == {ACL_UINT8, ACL_INT8}:
+            return ACL_INT16
+        return a if _INTEGER_RANK[a] >= _INTEGER_RANK[b] else b
+    if a in _INTEGER_RANK:
+        return b
+    if b in _INTEGER_RANK:
+        return a
+    return ACL_FLOAT if a in NAMES and b in NAMES else a
+
+
 class Bfloat16:
     """A bfloat16 tensor in numpy: ``bits`` is a uint16 array of the raw bfloat16 bit patterns."""
 

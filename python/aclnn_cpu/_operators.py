@@ -3,14 +3,17 @@
 One Python function per row of the C++ operator table (ops/operator_table.h), made from the row: its inputs in
 order (optional ones default to None), then its parameters as keywords with the row's defaults, then out_dtype.
 """
+import functools
 import re
 
 import numpy as np
 
 from . import _core
-from ._dtypes import ACL_BF16, ACL_FLOAT, NAMES, STORAGE, Bfloat16, parse_dtype
+from ._dtypes import (ACL_BF16, ACL_BOOL, ACL_FLOAT, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8,
+                      INTEGER_STORAGE, NAMES, STORAGE, Bfloat16, parse_dtype, promote_types)
 from ._operands import Operand, from_numpy, host_regions, operand
 
+_INTEGER_TYPES = (ACL_BOOL, ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64)
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
 _REDUCTION_NAMES = {0: "none", 1: "mean", 2: "sum"}
 
@@ -115,8 +118,12 @@ def parse_reduction(reduction):
 
 
 def _promoted_type(inputs):
-    types = {op.acl_type for op in inputs}
-    return types.pop() if len(types) == 1 and next(iter(types)) in NAMES else ACL_FLOAT
+    """The inputs' promoted dtype as the result's: a floating one, or INT64 for integers (the one integer type
+    aclnn-cpu writes; the C API refuses a call whose integers it does not compute, naming the dtype)."""
+    promoted = functools.reduce(promote_types, [op.acl_type for op in inputs])
+    if promoted in NAMES:
+        return promoted
+    return ACL_INT64 if promoted in _INTEGER_TYPES else ACL_FLOAT
 
 
 def _allocate_result(kind, shape, acl_type, zeroed):
@@ -124,12 +131,12 @@ def _allocate_result(kind, shape, acl_type, zeroed):
     zero-filled where the operator may leave it unwritten."""
     if kind == "torch":
         import torch
-        torch_type = {0: torch.float32, 1: torch.float16, 27: torch.bfloat16}[acl_type]
+        torch_type = {0: torch.float32, 1: torch.float16, 27: torch.bfloat16, ACL_INT64: torch.int64}[acl_type]
         result = (torch.zeros if zeroed else torch.empty)(shape, dtype=torch_type)
         strides = list(result.stride())
         item = result.element_size()
         return result, Operand("out", result.data_ptr(), acl_type, shape, strides, item, kind, result)
-    storage = (np.zeros if zeroed else np.empty)(shape, dtype=STORAGE[acl_type])
+    storage = (np.zeros if zeroed else np.empty)(shape, dtype={**STORAGE, **INTEGER_STORAGE}[acl_type])
     return (Bfloat16(storage) if acl_type == ACL_BF16 else storage), from_numpy("out", storage, acl_type)
 
 

@@ -328,3 +328,25 @@ def test_kl_div_backward_sums_a_larger_target_back_to_self(log_target):
         # Each fp32 element within an ulp or two of the float64 one (CANN's exp, the mean's scale).
         bound = 2.0 ** -22 * np.abs(elements).sum(axis=(0, 2)).reshape(3, 1)
         assert np.all(np.abs(got - expected) <= bound), (got, expected)
+
+
+def test_l1_loss_computes_integers_in_int64_and_promotes_mixed_calls():
+    """CANN's int64 path (Sub, Abs, ReduceSum): exact far past 2^53, wrapping as numpy's int64 does; the result
+    is INT64. An integer beside a floating input is read in the floating type."""
+    rng = np.random.default_rng(21)
+    x = rng.integers(-2**63, 2**63 - 1, 1000, dtype=np.int64, endpoint=True)
+    y = rng.integers(-2**31, 2**31, 1000).astype(np.int32)
+    with np.errstate(over="ignore"):
+        expected = np.abs(x - y.astype(np.int64))
+    got = aclnn_cpu.l1_loss(x, y, reduction="none")
+    assert got.dtype == np.int64 and np.array_equal(got, expected)
+    total = aclnn_cpu.l1_loss(x, y, reduction="sum")
+    assert total.dtype == np.int64 and int(total) == int(expected.sum(dtype=np.int64))
+    small = rng.integers(-300, 300, 64).astype(np.int32)
+    half = rng.uniform(-300, 300, 64).astype(np.float16)
+    mixed = aclnn_cpu.l1_loss(half, small, reduction="none")
+    assert mixed.dtype == np.float16
+    assert mixed.tobytes() == aclnn_cpu.l1_loss(half, small.astype(np.float16), reduction="none").tobytes()
+    with pytest.raises(aclnn_cpu.AclnnError, match="floating point") as error:
+        aclnn_cpu.l1_loss(x, x, reduction="mean")
+    assert error.value.status == 161002

@@ -8,7 +8,14 @@
 
 namespace test_support {
 
-int64_t ElementSize(aclDataType type) { return type == ACL_FLOAT ? 4 : 2; }
+int64_t ElementSize(aclDataType type) {
+    switch (type) {
+        case ACL_FLOAT: case ACL_INT32: return 4;
+        case ACL_INT64: return 8;
+        case ACL_INT8: case ACL_UINT8: case ACL_BOOL: return 1;
+        default: return 2;
+    }
+}
 
 int64_t NumElements(const std::vector<int64_t>& dims) {
     int64_t n = 1;
@@ -69,6 +76,28 @@ void DeviceTensor::SetRawBits(int64_t storage_index, uint32_t bits) {
     } else {
         const uint16_t half = static_cast<uint16_t>(bits);
         std::memcpy(host_.data() + storage_index * 2, &half, 2);
+    }
+}
+
+void DeviceTensor::SetInteger(int64_t storage_index, int64_t value) {
+    uint8_t* at = host_.data() + storage_index * ElementSize(spec_.type);
+    switch (ElementSize(spec_.type)) {
+        case 8: std::memcpy(at, &value, 8); break;
+        case 4: { const int32_t v = static_cast<int32_t>(value); std::memcpy(at, &v, 4); break; }
+        case 2: { const int16_t v = static_cast<int16_t>(value); std::memcpy(at, &v, 2); break; }
+        default: *at = static_cast<uint8_t>(value);
+    }
+}
+
+int64_t DeviceTensor::DeviceInteger(int64_t storage_index) const {
+    const std::vector<uint8_t> bytes = Download();
+    const uint8_t* at = bytes.data() + storage_index * ElementSize(spec_.type);
+    switch (spec_.type) {
+        case ACL_INT64: { int64_t v; std::memcpy(&v, at, 8); return v; }
+        case ACL_INT32: { int32_t v; std::memcpy(&v, at, 4); return v; }
+        case ACL_INT16: { int16_t v; std::memcpy(&v, at, 2); return v; }
+        case ACL_INT8: return static_cast<int8_t>(*at);
+        default: return *at;
     }
 }
 

@@ -58,6 +58,8 @@ public:
     double HostValue(int64_t storage_index) const;
     void SetStorage(int64_t storage_index, double value);  // host mirror only; call Upload() after
     void SetRawBits(int64_t storage_index, uint32_t bits);  // host mirror, the element's own bytes
+    void SetInteger(int64_t storage_index, int64_t value);  // host mirror, an integer tensor's element, exactly
+    int64_t DeviceInteger(int64_t storage_index) const;     // an integer tensor's element on the device
     void Upload();
     // Current device storage bytes.
     std::vector<uint8_t> Download() const;

@@ -26,9 +26,36 @@ Format FormatOf(aclDataType type) {
     }
 }
 
+bool IsIntegerType(aclDataType type) {
+    return type == ACL_INT64 || type == ACL_INT32 || type == ACL_INT16 || type == ACL_INT8 || type == ACL_UINT8 ||
+           type == ACL_BOOL;
+}
+
+template <typename T>
+double DecodeAs(const void* p) {
+    T value;
+    std::memcpy(&value, p, sizeof value);
+    return static_cast<double>(value);
+}
+
+template <typename T>
+void EncodeAs(double v, void* dst) {
+    const T value = static_cast<T>(v);
+    std::memcpy(dst, &value, sizeof value);
+}
+
 }  // namespace
 
 double DecodeElement(const void* p, aclDataType type) {
+    switch (type) {
+        case ACL_INT64: return DecodeAs<int64_t>(p);
+        case ACL_INT32: return DecodeAs<int32_t>(p);
+        case ACL_INT16: return DecodeAs<int16_t>(p);
+        case ACL_INT8: return DecodeAs<int8_t>(p);
+        case ACL_UINT8: return DecodeAs<uint8_t>(p);
+        case ACL_BOOL: return *static_cast<const uint8_t*>(p) != 0 ? 1.0 : 0.0;
+        default: break;
+    }
     if (type == ACL_FLOAT) {
         float f;
         std::memcpy(&f, p, sizeof f);
@@ -52,6 +79,7 @@ double DecodeElement(const void* p, aclDataType type) {
 }
 
 double RoundToType(double v, aclDataType type) {
+    if (IsIntegerType(type)) return type == ACL_BOOL ? (v != 0.0 ? 1.0 : 0.0) : std::nearbyint(v);
     if (std::isnan(v) || std::isinf(v) || v == 0.0) return v;
     const Format f = FormatOf(type);
     int e;
@@ -72,6 +100,14 @@ double UlpOf(double v, aclDataType type) {
 }
 
 void EncodeElement(double v, aclDataType type, void* dst) {
+    switch (type) {  // integer types: v is an integer within the type's range
+        case ACL_INT64: return EncodeAs<int64_t>(v, dst);
+        case ACL_INT32: return EncodeAs<int32_t>(v, dst);
+        case ACL_INT16: return EncodeAs<int16_t>(v, dst);
+        case ACL_INT8: return EncodeAs<int8_t>(v, dst);
+        case ACL_UINT8: case ACL_BOOL: return EncodeAs<uint8_t>(v, dst);
+        default: break;
+    }
     if (type == ACL_FLOAT) {
         const float f = static_cast<float>(v);
         std::memcpy(dst, &f, sizeof f);
@@ -104,7 +140,10 @@ void EncodeElement(double v, aclDataType type, void* dst) {
     std::memcpy(dst, &bits, sizeof bits);
 }
 
-aclDataType PromoteTypes(aclDataType a, aclDataType b) { return a == b ? a : ACL_FLOAT; }
+aclDataType PromoteTypes(aclDataType a, aclDataType b) {
+    if (IsIntegerType(a) != IsIntegerType(b)) return IsIntegerType(a) ? b : a;  // the floating type
+    return a == b ? a : ACL_FLOAT;
+}
 
 ReferenceValue SoftMarginLossGradReference(double x, double y, double g, double cof) {
     const double inputs[3] = {g, x, y};
