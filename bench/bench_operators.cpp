@@ -49,6 +49,9 @@ struct FamilyForm {
     bool fewest_reads;        // no optional input given, or none to give (the in-cache headroom's form)
     std::string prefix;       // of the pair's name, after family/<row>/
     std::string description;  // for the ratio table
+    bench::IntegerInputs integers = bench::IntegerInputs::kNone;  // "int64_" / "int32_target_" forms
+
+    bench::TableForm Table() const { return {optional_given, hard_labels, summed_back, integers}; }
 };
 
 std::vector<FamilyForm> FamilyForms(const aclnn_cpu::OperatorDescription& row) {
@@ -69,6 +72,13 @@ std::vector<FamilyForm> FamilyForms(const aclnn_cpu::OperatorDescription& row) {
     if (row.result == aclnn_cpu::ResultRule::kGradientOfSelf)
         forms.push_back(
             {true, false, true, false, "summed_back_", " (self [1, 1024] summed back from [n/1024, 1024])"});
+    // An operator that computes integers (INT64 in its list): all INT64 against the int64 loops, and an INT32
+    // target beside fp32 (read in the promote type) against the fp32 loops of the same bytes.
+    if (row.dtypes->newer_chips.Contains(ACL_INT64)) {
+        forms.push_back({true, false, false, false, "int64_", " (INT64 inputs and out)", bench::IntegerInputs::kAllInt64});
+        forms.push_back({true, false, false, false, "int32_target_", " (INT32 target, f32 self)",
+                         bench::IntegerInputs::kInt32Target});
+    }
     return forms;
 }
 
@@ -333,12 +343,20 @@ int main(int argc, char** argv) {
                 for (const FamilyForm& form : FamilyForms(row)) {
                     const int reads = aclnn_cpu::ReadInputCount(row, form.optional_given);
                     auto table_op = [=, &row](int64_t reduction) {
-                        return Factory([=, &row] {
-                            return bench::MakeTableOperator(row, reduction, n, threads, form.optional_given,
-                                                            form.hard_labels, form.summed_back);
-                        });
+                        return Factory([=, &row] { return bench::MakeTableOperator(row, reduction, n, threads, form.Table()); });
                     };
                     const std::string base = std::string("family/") + row.name + "/" + form.prefix;
+                    if (form.integers == bench::IntegerInputs::kAllInt64) {  // none and sum (CANN has no mean)
+                        pair(base + "none_vs_loop", table_op(0), PartnerFactory([=](const bench::Workload& first) {
+                                 return bench::MakePlainLoop(2, 8, n, threads, &first);
+                             }),
+                             true);
+                        pair(base + "sum_vs_sum", table_op(2), PartnerFactory([=](const bench::Workload& first) {
+                                 return bench::MakePlainIntegerSum(n, threads, &first);
+                             }),
+                             true);
+                        continue;
+                    }
                     if (form.summed_back) {
                         pair(base + "mean_vs_sum", table_op(1), PartnerFactory([=](const bench::Workload& first) {
                                  return bench::MakePlainSum(n, threads, &first, reads);
@@ -380,7 +398,12 @@ int main(int argc, char** argv) {
             const int64_t reduction = aclnn_cpu::IsGradient(row) ? 1 : 0;
             for (const FamilyForm& form : FamilyForms(row)) {
                 if (!form.fewest_reads) continue;
-                Factory a = [=, &row] { return bench::MakeTableOperator(row, reduction, n, 1, false, form.hard_labels); };
+                Factory a = [=, &row] {
+                    bench::TableForm table;
+                    table.optional_given = false;
+                    table.hard_labels = form.hard_labels;
+                    return bench::MakeTableOperator(row, reduction, n, 1, table);
+                };
                 PartnerFactory b = [=](const bench::Workload& first) {
                     return bench::MakePlainLoop(reads, 4, n, 1, &first);
                 };
@@ -406,6 +429,13 @@ int main(int argc, char** argv) {
             if (form.summed_back) {
                 family.push_back(
                     {base + "mean_vs_sum", name + " mean, f32 / " + reads + " sum loop (bytes/s)", ">= 0.90", 0.9});
+                continue;
+            }
+            if (form.integers == bench::IntegerInputs::kAllInt64) {
+                family.push_back({base + "none_vs_loop", name + " none / int64 " + reads + " 1-write loop (bytes/s)",
+                                  ">= 0.90", 0.9});
+                family.push_back({base + "sum_vs_sum", name + " sum / int64 " + reads + " sum loop (bytes/s)", ">= 0.90",
+                                  0.9});
                 continue;
             }
             if (aclnn_cpu::IsGradient(row)) {

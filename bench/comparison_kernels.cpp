@@ -54,6 +54,18 @@ float PlainSum4Read(const float* a, const float* b, const float* c, const float*
     return sum;
 }
 
+void PlainLoop2Read1Write64(const int64_t* a, const int64_t* b, int64_t* out, int64_t n, int threads) {
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int64_t i = 0; i < n; ++i) out[i] = a[i] ^ b[i];
+}
+
+int64_t PlainSum2Read64(const int64_t* a, const int64_t* b, int64_t n, int threads) {
+    uint64_t sum = 0;
+#pragma omp parallel for simd num_threads(threads) schedule(static) reduction(+ : sum)
+    for (int64_t i = 0; i < n; ++i) sum += static_cast<uint64_t>(a[i] ^ b[i]);
+    return static_cast<int64_t>(sum);
+}
+
 void PlainLoop3Read1Write16(const uint16_t* a, const uint16_t* b, const uint16_t* c, uint16_t* out, int64_t n,
                             int threads) {
 #pragma omp parallel for num_threads(threads) schedule(static)

@@ -30,6 +30,9 @@ float PlainSum4Read(const float* a, const float* b, const float* c, const float*
 void PlainLoop3Read1Write16(const uint16_t* a, const uint16_t* b, const uint16_t* c, uint16_t* out, int64_t n,
                             int threads);
 void PlainLoop2Read1Write16(const uint16_t* a, const uint16_t* b, uint16_t* out, int64_t n, int threads);
+// And for int64 elements: out[i] = a[i] ^ b[i], and the sum of a[i] ^ b[i] (wrapping).
+void PlainLoop2Read1Write64(const int64_t* a, const int64_t* b, int64_t* out, int64_t n, int threads);
+int64_t PlainSum2Read64(const int64_t* a, const int64_t* b, int64_t n, int threads);
 
 // soft_margin_loss_backward the way PyTorch's CPU soft_margin_loss_backward_out evaluates it
 // (aten/src/ATen/native/Loss.cpp): z = exp((-y) * x); out = y * z; out *= -norm; z += 1; out /= z;

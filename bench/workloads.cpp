@@ -11,7 +11,9 @@
 namespace bench {
 namespace {
 
-int64_t TypeSize(aclDataType type) { return type == ACL_FLOAT ? 4 : 2; }
+int64_t TypeSize(aclDataType type) {
+    return type == ACL_INT64 ? 8 : type == ACL_FLOAT || type == ACL_INT32 ? 4 : 2;
+}
 
 // A device block of `bytes` bytes, freed on destruction.
 class DeviceBlock {
@@ -73,7 +75,13 @@ public:
         for (int64_t i = 0; i < span; ++i) {
             float v = values(rng);
             if (interval.ends_only) v = v < middle ? interval.low : interval.high;
-            if (type == ACL_FLOAT) {
+            if (type == ACL_INT64) {
+                const int64_t integer = static_cast<int64_t>(v * 1e6f);
+                std::memcpy(data + 8 * i, &integer, 8);
+            } else if (type == ACL_INT32) {
+                const int32_t integer = static_cast<int32_t>(v * 1e3f);
+                std::memcpy(data + 4 * i, &integer, 4);
+            } else if (type == ACL_FLOAT) {
                 std::memcpy(data + 4 * i, &v, 4);
             } else {
                 const uint16_t bits = type == ACL_FLOAT16 ? aclnn_cpu::FloatToHalf(v) : aclnn_cpu::FloatToBf16(v);
@@ -189,8 +197,10 @@ private:
 class TableOperatorWorkload : public ExecutorWorkload {
 public:
     TableOperatorWorkload(const aclnn_cpu::OperatorDescription& row, int64_t reduction, int64_t n, int threads,
-                          bool optional_given, bool hard_labels, bool summed_back)
+                          const TableForm& form)
         : row_(row), threads_(threads) {
+        const bool optional_given = form.optional_given, hard_labels = form.hard_labels;
+        const bool summed_back = form.summed_back;
         const bool reduced = aclnn_cpu::ReducesTo(row, reduction);
         const bool over_first_dim = reduced && row.result == aclnn_cpu::ResultRule::kLossOverFirstDim;
         const std::vector<int64_t> input_dims = over_first_dim || summed_back ? std::vector<int64_t>{n / 1024, 1024}
@@ -208,9 +218,13 @@ public:
             ValueInterval interval = k < row.input_count ? IntervalOf(row.inputs[k].domain) : ValueInterval{};
             interval.ends_only = hard_labels && k < row.input_count && aclnn_cpu::IsProbabilityLabel(row, k);
             const bool self_summed_back = summed_back && k == row.self_input;
+            aclDataType type = form.integers == IntegerInputs::kAllInt64 ? ACL_INT64 : ACL_FLOAT;
+            if (form.integers == IntegerInputs::kInt32Target && k < row.input_count &&
+                aclnn_cpu::RoleOf(row, k) == aclnn_cpu::InputRole::kTarget)
+                type = ACL_INT32;
             tensors_.push_back(std::make_unique<BenchTensor>(k < row.input_count && !self_summed_back ? input_dims
                                                                                                      : out_dims,
-                                                             std::vector<int64_t>{}, ACL_FLOAT,
+                                                             std::vector<int64_t>{}, type,
                                                              static_cast<uint32_t>(k + 1), interval));
             // Each input the kernel reads, read once; out written once.
             if (k == row.input_count || row.inputs[k].values_read) bytes_ += tensors_.back()->bytes();
@@ -299,6 +313,20 @@ private:
     volatile float benchmark_sink_ = 0;
 };
 
+// The 2-read sum of int64 elements.
+class PlainIntegerSum : public Arrays {
+public:
+    PlainIntegerSum(int64_t n, int threads, const Workload* partner) : Arrays(2, 0, n, 8, partner), threads_(threads) {
+        bytes_ = n * 16;
+        items_ = n;
+    }
+    void Run() override { benchmark_sink_ = PlainSum2Read64(at<int64_t>(0), at<int64_t>(1), n_, threads_); }
+
+private:
+    int threads_;
+    volatile int64_t benchmark_sink_ = 0;
+};
+
 class PlainLoop : public Arrays {
 public:
     PlainLoop(int reads, int element_size, int64_t n, int threads, const Workload* partner)
@@ -306,7 +334,7 @@ public:
         bytes_ = n * element_size * (reads + 1);
         items_ = n;
         // A loop that moved fewer bytes than it is credited with would flatter every ratio against it.
-        const int most_reads = element_size == 4 ? 5 : 3;
+        const int most_reads = element_size == 4 ? 5 : element_size == 8 ? 2 : 3;
         const int fewest_reads = element_size == 4 ? 1 : 2;
         if (reads < fewest_reads || reads > most_reads) {
             error_ = "no plain loop reads " + std::to_string(reads) + " arrays of " + std::to_string(element_size) +
@@ -314,7 +342,9 @@ public:
         }
     }
     void Run() override {
-        if (element_size_ == 4) {
+        if (element_size_ == 8) {
+            PlainLoop2Read1Write64(at<int64_t>(0), at<int64_t>(1), at<int64_t>(2), n_, threads_);
+        } else if (element_size_ == 4) {
             switch (reads_) {
                 case 5:
                     PlainLoop5Read1Write(at<float>(0), at<float>(1), at<float>(2), at<float>(3), at<float>(4),
@@ -426,9 +456,8 @@ std::unique_ptr<Workload> MakeOperator(const std::string& variant, aclDataType t
 }
 
 std::unique_ptr<Workload> MakeTableOperator(const aclnn_cpu::OperatorDescription& row, int64_t reduction, int64_t n,
-                                            int threads, bool optional_given, bool hard_labels, bool summed_back) {
-    return std::make_unique<TableOperatorWorkload>(row, reduction, n, threads, optional_given, hard_labels,
-                                                   summed_back);
+                                            int threads, const TableForm& form) {
+    return std::make_unique<TableOperatorWorkload>(row, reduction, n, threads, form);
 }
 
 std::unique_ptr<Workload> MakePlainLoop(int reads, int element_size, int64_t n, int threads,
@@ -438,6 +467,10 @@ std::unique_ptr<Workload> MakePlainLoop(int reads, int element_size, int64_t n, 
 
 std::unique_ptr<Workload> MakePlainSum(int64_t n, int threads, const Workload* partner, int reads) {
     return std::make_unique<PlainSum>(reads, n, threads, partner);
+}
+
+std::unique_ptr<Workload> MakePlainIntegerSum(int64_t n, int threads, const Workload* partner) {
+    return std::make_unique<PlainIntegerSum>(n, threads, partner);
 }
 
 std::unique_ptr<Workload> MakeComposite(int64_t n, int threads, bool fresh_temporaries) {

@@ -37,18 +37,26 @@ protected:
 // n elements), loss_mean (0-d out).
 std::unique_ptr<Workload> MakeOperator(const std::string& variant, aclDataType type, int64_t n, int threads);
 
-// A row of the operator table (ops/operator_table.h) through its own phase functions, on fp32 inputs of n
-// elements with the row's default parameters and the given reduction: out is n elements unless the reduction
-// reduces (0-d; a row summing over the first dim takes [n/1024, 1024] inputs and writes 1024). Optional inputs
-// are given (of n elements) or, with optional_given false, left out. Labels drawn from the probability domain
-// (aclnn_cpu::IsProbabilityLabel) are soft, uniform in (0, 1), or with hard_labels 0 or 1. summed_back: a
-// gradient of self's shape (ResultRule::kGradientOfSelf) with self [1, 1024] and the others [n/1024, 1024], so
-// that the result is summed back over n/1024 rows into 1024 elements.
-std::unique_ptr<Workload> MakeTableOperator(const aclnn_cpu::OperatorDescription& row, int64_t reduction, int64_t n,
-                                            int threads, bool optional_given = true, bool hard_labels = false,
-                                            bool summed_back = false);
+// Which inputs of a table row's workload hold integers: none; every input and out INT64 (an operator that
+// computes integers, under none or sum); or the target INT32 beside fp32 inputs (read in the promote type).
+enum class IntegerInputs { kNone, kAllInt64, kInt32Target };
 
-// Plain loops with the operator's traffic: reads + 1 write of element_size-byte elements. Given a partner
+// How a table row's workload lays out its tensors.
+struct TableForm {
+    bool optional_given = true;  // optional inputs given (of n elements), or left out
+    bool hard_labels = false;    // probability labels (aclnn_cpu::IsProbabilityLabel) 0 or 1, not uniform in (0, 1)
+    bool summed_back = false;    // self [1, 1024], the others [n/1024, 1024]: the gradient summed back into 1024
+    IntegerInputs integers = IntegerInputs::kNone;
+};
+
+// A row of the operator table (ops/operator_table.h) through its own phase functions, on fp32 inputs of n
+// elements (unless form.integers says otherwise) with the row's default parameters and the given reduction: out
+// is n elements unless the reduction reduces (0-d; a row summing over the first dim takes [n/1024, 1024] inputs
+// and writes 1024).
+std::unique_ptr<Workload> MakeTableOperator(const aclnn_cpu::OperatorDescription& row, int64_t reduction, int64_t n,
+                                            int threads, const TableForm& form = {});
+
+// Plain loops with the operator's traffic: reads + 1 write of element_size-byte elements (8: 2 reads, int64). Given a partner
 // (the operator it is paired with), the loop reads the first `reads` of its buffers of n elements and writes
 // the last: the same pages as the operator, so the pair's ratio does not depend on where two separate
 // allocations landed in physical memory (a partner with too few such buffers makes error() non-empty).
@@ -60,6 +68,8 @@ std::unique_ptr<Workload> MakePlainLoop(int reads, int element_size, int64_t n, 
 // two buffers of n fp32 elements where it lends them, as MakePlainLoop.
 // reads: 2 (the forward's traffic) to 4 (a loss's mean with its weights).
 std::unique_ptr<Workload> MakePlainSum(int64_t n, int threads, const Workload* partner = nullptr, int reads = 2);
+// The 2-read sum of int64 elements (a[i] ^ b[i], wrapping), an integer sum's yardstick.
+std::unique_ptr<Workload> MakePlainIntegerSum(int64_t n, int threads, const Workload* partner);
 
 // PyTorch's evaluation: one pass per arithmetic step, with temporaries allocated on every run as PyTorch's
 // CPU allocator does (fresh_temporaries) or allocated once and kept warm.
