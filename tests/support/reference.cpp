@@ -38,9 +38,11 @@ double DecodeAs(const void* p) {
     return static_cast<double>(value);
 }
 
+// Through int64 (|v| < 2^63), so that a value outside a narrower type's range wraps, as an integer cast does,
+// rather than being undefined.
 template <typename T>
 void EncodeAs(double v, void* dst) {
-    const T value = static_cast<T>(v);
+    const T value = static_cast<T>(static_cast<int64_t>(v));
     std::memcpy(dst, &value, sizeof value);
 }
 
