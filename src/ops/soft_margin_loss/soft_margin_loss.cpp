@@ -1,12 +1,44 @@
-// aclnnSoftMarginLoss: L = log(1 + exp(-target*self)) per element, on the elementwise engine. Its
-// description: two broadcast inputs; reduction 0 (none) stores L into out of the broadcast shape; 1 (mean)
-// and any other value (sum, as CANN's GetReductionStr maps them) sum L into a 0-d out.
+// aclnnSoftMarginLoss, whole: its functor (soft_margin_loss_functor-inl.h) in the engine's tile loops
+// (elementwise for reduction none, summed for mean and sum) compiled once per SIMD target, its phase 1 in CANN's
+// order, its row of the operator table.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "ops/soft_margin_loss/soft_margin_loss.cpp"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+
+#include "hwy/highway.h"
+#include "kernels/elementwise_tiles-inl.h"
+#include "ops/soft_margin_loss/soft_margin_loss_functor-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace aclnn_cpu::ops::soft_margin_loss::HWY_NAMESPACE {
+
+kernels::TileKernel ChooseKernel(const kernels::KernelConfig& config, bool fusable) {
+    return kernels::HWY_NAMESPACE::ChooseTileKernel<SoftMarginLoss>(config, fusable);
+}
+
+}  // namespace aclnn_cpu::ops::soft_margin_loss::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
 #include "aclnn/opdev/op_errno.h"
 #include "aclnnop/aclnn_soft_margin_loss.h"
 #include "engine/elementwise_operator.h"
-#include "ops/soft_margin_loss/soft_margin_loss_kernel.h"
 #include "ops/operator_table.h"
 
+namespace aclnn_cpu::ops::soft_margin_loss {
+
+HWY_EXPORT(ChooseKernel);
+
+kernels::TileKernel ChooseTileKernel(const kernels::KernelConfig& config, bool fusable) {
+    return HWY_DYNAMIC_DISPATCH(ChooseKernel)(config, fusable);
+}
+
+}  // namespace aclnn_cpu::ops::soft_margin_loss
+
+// ---- aclnnSoftMarginLoss ----------------------------------------------------------------------------------------
+// aclnnSoftMarginLoss: L = log(1 + exp(-target*self)) per element, on the elementwise engine. Its
+// description: two broadcast inputs; reduction 0 (none) stores L into out of the broadcast shape; 1 (mean)
+// and any other value (sum, as CANN's GetReductionStr maps them) sum L into a 0-d out.
 namespace {
 
 constexpr const char* kPhase1Name = "aclnnSoftMarginLossGetWorkspaceSize";
@@ -65,3 +97,5 @@ ACLNN_CPU_OPERATOR_ROW(soft_margin_loss) = {
     aclnnSoftMarginLoss};
 
 }  // namespace aclnn_cpu
+
+#endif  // HWY_ONCE

@@ -1,3 +1,96 @@
+// aclnnKlDivBackward, whole: its functor (CANN's arch35 DAG, ops-nn loss/kl_div_loss_grad, op_kernel/arch35/
+// kl_div_loss_grad_dag.h) compiled once per SIMD target, its phase 1 in CANN's order, its row of the operator
+// table.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "ops/kl_div_backward/kl_div_backward.cpp"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+
+#include "hwy/highway.h"
+#include "kernels/elementwise_tiles-inl.h"
+#include "kernels/vector_exp-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace aclnn_cpu::ops::kl_div_backward::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// In the DAG's order: t = target (or exp(target)); (t * gradOutput) * -1, times cof (1 for none and sum: exact).
+// No rule for a zero target: 0 * g gives -0 for g > 0, as CANN's kernel. exp is the project's VectorExp.
+template <bool kLogTarget>
+struct KlDivGrad {
+    static constexpr int kInputs = 2;  // gradOutput, target (self gives the shape only, and is not read)
+    static constexpr int kScaledInput = -1;
+
+    using Parameters = kernels::ScaleParameters;
+    explicit KlDivGrad(const Parameters& parameters) : coefficient(parameters.scale) {}
+
+    template <class D>
+    HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> g, hn::Vec<D> target) const {
+        const auto t = kLogTarget ? kernels::HWY_NAMESPACE::VectorExp(d, target) : target;
+        return hn::Mul(hn::Neg(hn::Mul(t, g)), hn::Set(d, coefficient));
+    }
+
+    float coefficient;
+};
+
+kernels::TileKernel ChooseGradient(const kernels::KernelConfig& config, bool fusable) {
+    return kernels::HWY_NAMESPACE::ChooseTileKernel<KlDivGrad<false>>(config, fusable);
+}
+kernels::TileKernel ChooseLogTargetGradient(const kernels::KernelConfig& config, bool fusable) {
+    return kernels::HWY_NAMESPACE::ChooseTileKernel<KlDivGrad<true>>(config, fusable);
+}
+kernels::ColumnSumKernel ChooseGradientColumnSums(const kernels::KernelConfig& config, bool fusable) {
+    return kernels::HWY_NAMESPACE::ChooseColumnSumKernel<KlDivGrad<false>>(config, fusable);
+}
+kernels::ColumnSumKernel ChooseLogTargetGradientColumnSums(const kernels::KernelConfig& config, bool fusable) {
+    return kernels::HWY_NAMESPACE::ChooseColumnSumKernel<KlDivGrad<true>>(config, fusable);
+}
+
+}  // namespace aclnn_cpu::ops::kl_div_backward::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+#include "aclnn/opdev/op_errno.h"
+#include "aclnnop/aclnn_kl_div_backward.h"
+#include "common/error_message.h"
+#include "engine/elementwise_operator.h"
+#include "ops/operator_table.h"
+#include "validation/tensor_checks.h"
+#include <string>
+#include <vector>
+
+namespace aclnn_cpu::ops::kl_div_backward {
+
+HWY_EXPORT(ChooseGradient);
+HWY_EXPORT(ChooseLogTargetGradient);
+HWY_EXPORT(ChooseGradientColumnSums);
+HWY_EXPORT(ChooseLogTargetGradientColumnSums);
+
+namespace {
+kernels::TileKernel Gradient(const kernels::KernelConfig& c, bool f) {
+    return HWY_DYNAMIC_DISPATCH(ChooseGradient)(c, f);
+}
+kernels::TileKernel LogTargetGradient(const kernels::KernelConfig& c, bool f) {
+    return HWY_DYNAMIC_DISPATCH(ChooseLogTargetGradient)(c, f);
+}
+kernels::ColumnSumKernel GradientColumnSums(const kernels::KernelConfig& c, bool f) {
+    return HWY_DYNAMIC_DISPATCH(ChooseGradientColumnSums)(c, f);
+}
+kernels::ColumnSumKernel LogTargetGradientColumnSums(const kernels::KernelConfig& c, bool f) {
+    return HWY_DYNAMIC_DISPATCH(ChooseLogTargetGradientColumnSums)(c, f);
+}
+}  // namespace
+
+kernels::TileKernelChooser GradientKernelChooser(bool log_target) {
+    return log_target ? &LogTargetGradient : &Gradient;
+}
+
+kernels::ColumnSumKernelChooser GradientColumnSumKernelChooser(bool log_target) {
+    return log_target ? &LogTargetGradientColumnSums : &GradientColumnSums;
+}
+
+}  // namespace aclnn_cpu::ops::kl_div_backward
+
+// ---- aclnnKlDivBackward -----------------------------------------------------------------------------------------
 // aclnnKlDivBackward on the elementwise engine, in the order of CANN's op_api (ops-nn
 // loss/kl_div_loss_grad/op_api/aclnn_kl_div_backward.cpp): the four tensors not null, self's dtype castable to
 // out's, each tensor's dtype in the SoC's list, the ranks, self and target broadcast, gradOutput broadcast to
@@ -5,17 +98,6 @@
 // batch mean over its first dim, anything else none (or sum: the same here). Where target enlarges self's shape,
 // the gradient over the broadcast shape is summed back to self's (CANN's ReduceSum over the dims self
 // broadcasts in, with a self that is not empty; an empty broadcast shape sums nothing: zeros).
-#include <string>
-#include <vector>
-
-#include "aclnn/opdev/op_errno.h"
-#include "aclnnop/aclnn_kl_div_backward.h"
-#include "common/error_message.h"
-#include "engine/elementwise_operator.h"
-#include "ops/kl_div_backward/kl_div_backward_kernels.h"
-#include "validation/tensor_checks.h"
-#include "ops/operator_table.h"
-
 namespace {
 
 constexpr const char* kPhase1Name = "aclnnKlDivBackwardGetWorkspaceSize";
@@ -144,3 +226,5 @@ ACLNN_CPU_OPERATOR_ROW(kl_div_backward) = {"kl_div_backward", "aclnnKlDivBackwar
     aclnnKlDivBackward, -1, true};
 
 }  // namespace aclnn_cpu
+
+#endif  // HWY_ONCE

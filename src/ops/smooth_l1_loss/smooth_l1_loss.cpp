@@ -1,0 +1,301 @@
+// aclnnSmoothL1Loss and aclnnSmoothL1LossBackward, each whole: its functor (CANN's arch35 DAGs, ops-nn
+// loss/smooth_l1_loss_v2 and loss/smooth_l1_loss_grad_v2) compiled once per SIMD target, its phase 1 in CANN's
+// order, its row of the operator table; their parameters in smooth_l1_loss.h.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "ops/smooth_l1_loss/smooth_l1_loss.cpp"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+
+#include <cmath>
+
+#include "hwy/highway.h"
+#include "kernels/elementwise_tiles-inl.h"
+#include "ops/smooth_l1_loss/smooth_l1_loss.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace aclnn_cpu::ops::smooth_l1_loss::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// d = self - target; a = |d|; where a < beta: (d * (d * 0.5)) * (1/beta), else a + (-0.5 beta) -- both
+// computed, one selected, as the DAG does. beta == 0 gives |d| (nothing is below 0, and a + -0 is a); a beta
+// below 1e-6 has the reciprocal 0, so the quadratic part is 0 (CANN's tiling).
+struct SmoothL1Loss {
+    static constexpr int kInputs = 2;  // self, target
+    static constexpr int kScaledInput = -1;
+    // q * (1/beta) >= 0 and a - 0.5 beta >= 0.5 beta >= 0 where selected (or NaN).
+    static constexpr bool kNonNegativeResults = true;
+
+    using Parameters = LossParameters;
+    explicit SmoothL1Loss(const Parameters& parameters)
+        : beta(parameters.beta), reciprocal(parameters.reciprocal), minus_half_beta(parameters.minus_half_beta) {}
+
+    template <class D>
+    HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> x, hn::Vec<D> y) const {
+        const auto difference = hn::Sub(x, y);
+        const auto magnitude = hn::Abs(difference);
+        const auto square = hn::Mul(difference, hn::Mul(difference, hn::Set(d, 0.5f)));
+        const auto quadratic = hn::Mul(square, hn::Set(d, reciprocal));
+        const auto linear = hn::Add(magnitude, hn::Set(d, minus_half_beta));
+        return hn::IfThenElse(hn::Lt(magnitude, hn::Set(d, beta)), quadratic, linear);
+    }
+
+    float beta, reciprocal, minus_half_beta;
+};
+
+// x = self - target; P = 1 past +beta, N = -1 past -beta, S = x * (1/beta) inside; ((P + N) + S) * gradOut,
+// then times the mean's coefficient (1 for none and sum: exact). kEdges: the comparisons include the edges
+// (CANN's kernel for a one-element gradOut) -- then |x| == beta gives +-1, and x == 0 with beta == 0 gives
+// (1 + -1) + 0 = 0 where the strict form gives 0 * NaN.
+template <bool kEdges>
+struct SmoothL1LossGrad {
+    static constexpr int kInputs = 3;  // gradOut, self, target
+    static constexpr int kScaledInput = -1;
+
+    using Parameters = GradientParameters;
+    explicit SmoothL1LossGrad(const Parameters& parameters)
+        : beta(parameters.beta), minus_beta(parameters.minus_beta), reciprocal(parameters.reciprocal),
+          mean_coefficient(parameters.mean_coefficient) {}
+
+    template <class D>
+    HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> g, hn::Vec<D> self, hn::Vec<D> target) const {
+        const auto x = hn::Sub(self, target);
+        const auto magnitude = hn::Abs(x);
+        const auto inside = hn::Mul(x, hn::Set(d, reciprocal));
+        const auto upper = hn::Set(d, beta), lower = hn::Set(d, minus_beta);
+        const auto above = kEdges ? hn::Ge(x, upper) : hn::Gt(x, upper);
+        const auto below = kEdges ? hn::Le(x, lower) : hn::Lt(x, lower);
+        const auto outside = kEdges ? hn::Ge(magnitude, upper) : hn::Gt(magnitude, upper);
+        const auto positive = hn::IfThenElseZero(above, hn::Set(d, 1.0f));
+        const auto negative = hn::IfThenElseZero(below, hn::Set(d, -1.0f));
+        const auto slope = hn::Add(hn::Add(positive, negative), hn::IfThenZeroElse(outside, inside));
+        return hn::Mul(hn::Mul(slope, g), hn::Set(d, mean_coefficient));
+    }
+
+    float beta, minus_beta, reciprocal, mean_coefficient;
+};
+
+kernels::TileKernel ChooseLoss(const kernels::KernelConfig& config, bool fusable) {
+    return kernels::HWY_NAMESPACE::ChooseTileKernel<SmoothL1Loss>(config, fusable);
+}
+kernels::TileKernel ChooseGradient(const kernels::KernelConfig& config, bool fusable) {
+    return kernels::HWY_NAMESPACE::ChooseTileKernel<SmoothL1LossGrad<false>>(config, fusable);
+}
+kernels::TileKernel ChooseGradientWithEdges(const kernels::KernelConfig& config, bool fusable) {
+    return kernels::HWY_NAMESPACE::ChooseTileKernel<SmoothL1LossGrad<true>>(config, fusable);
+}
+
+}  // namespace aclnn_cpu::ops::smooth_l1_loss::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+#include "aclnn/opdev/op_errno.h"
+#include "aclnnop/aclnn_smooth_l1_loss.h"
+#include "aclnnop/aclnn_smooth_l1_loss_backward.h"
+#include "common/error_message.h"
+#include "engine/elementwise_operator.h"
+#include "ops/operator_table.h"
+#include "ops/smooth_l1_loss/smooth_l1_loss.h"
+#include <algorithm>
+
+namespace aclnn_cpu::ops::smooth_l1_loss {
+
+HWY_EXPORT(ChooseLoss);
+HWY_EXPORT(ChooseGradient);
+HWY_EXPORT(ChooseGradientWithEdges);
+
+// CANN's tiling: the reciprocal is 1 / beta in fp32, or (|beta| < 1e-6) 0 for the loss and NaN for the gradient.
+LossParameters LossParametersOf(float beta) {
+    return {beta, std::fabs(beta) < 1e-6f ? 0.0f : 1.0f / beta, -0.5f * beta};
+}
+
+GradientParameters GradientParametersOf(float beta, float mean_coefficient) {
+    return {beta, -1.0f * beta, std::fabs(beta) < 1e-6f ? NAN : 1.0f / beta, mean_coefficient};
+}
+
+kernels::TileKernel ChooseLossKernel(const kernels::KernelConfig& config, bool fusable) {
+    return HWY_DYNAMIC_DISPATCH(ChooseLoss)(config, fusable);
+}
+kernels::TileKernel ChooseGradientKernel(const kernels::KernelConfig& config, bool fusable) {
+    return HWY_DYNAMIC_DISPATCH(ChooseGradient)(config, fusable);
+}
+kernels::TileKernel ChooseGradientWithEdgesKernel(const kernels::KernelConfig& config, bool fusable) {
+    return HWY_DYNAMIC_DISPATCH(ChooseGradientWithEdges)(config, fusable);
+}
+
+}  // namespace aclnn_cpu::ops::smooth_l1_loss
+
+// ---- aclnnSmoothL1Loss ------------------------------------------------------------------------------------------
+// aclnnSmoothL1Loss: the smooth L1 loss with threshold beta on the elementwise engine, in the order of CANN's
+// op_api (ops-nn loss/smooth_l1_loss_v2/op_api/aclnn_smooth_l1_loss.cpp): self's and target's dtypes in the
+// SoC's list, their promoted dtype castable to result's, the reduction, the ranks, the broadcast, result of the
+// broadcast shape for none, then beta >= 0. For mean and sum CANN does not check result's shape and writes the
+// 0-d value through a ViewCopy; here result must have one element.
+namespace {
+
+constexpr const char* kLossPhase1Name = "aclnnSmoothL1LossGetWorkspaceSize";
+constexpr const char* kLossPhase2Name = "aclnnSmoothL1Loss";
+
+}  // namespace
+
+namespace aclnn_cpu::ops::smooth_l1_loss {
+
+aclnnStatus CheckBeta(const char* api, float beta) {
+    if (beta >= 0) return ACLNN_SUCCESS;
+    SetErrorMessage(kAclnnParameterError, "%s: beta should be greater than or equal to 0 (it is %g).", api,
+                    static_cast<double>(beta));
+    return ACLNN_ERR_PARAM_INVALID;
+}
+
+}  // namespace aclnn_cpu::ops::smooth_l1_loss
+
+extern "C" {
+
+aclnnStatus aclnnSmoothL1LossGetWorkspaceSize(const aclTensor* self, const aclTensor* target, int64_t reduction,
+                                              float beta, aclTensor* result, uint64_t* workspaceSize,
+                                              aclOpExecutor** executor) {
+    using namespace aclnn_cpu;
+    namespace checks = validation::checks;
+    return engine::GuardCBoundary(kLossPhase1Name, [&]() -> aclnnStatus {
+        engine::ElementwiseRequest request(kLossPhase1Name, workspaceSize, executor);
+        request.validation.inputs = {{self, "self"}, {target, "target"}};
+        request.validation.out = {result, "result"};
+        request.validation.out_shape = validation::OutShapeRule::kOneElement;
+        request.validation.out_shape_message = "Shape of result should be %s, but current is %s.";
+        request.validation.steps = {
+            checks::NullTensors(),
+            checks::DtypesInList({0, 1}),
+            checks::PromotedCastableToOut({0, 1}),
+            checks::ReductionInRange(reduction, "Reduction should be between 0 and 2, but current is %lld."),
+            checks::Ranks({0, 1}),
+            checks::Layouts(),
+            checks::Broadcast(),
+            checks::OutShape(reduction != 0),
+            checks::Custom([=] { return ops::smooth_l1_loss::CheckBeta(kLossPhase1Name, beta); }),
+            checks::OutDoesNotOverlapItself(),
+        };
+        request.describe = [reduction, beta](const validation::ValidatedOperation&) {
+            return engine::ReducedLoss(kLossPhase2Name, &ops::smooth_l1_loss::ChooseLossKernel, reduction,
+                                       engine::MeanRule::kTimesReciprocal,
+                                       kernels::FunctorParameters::Of(ops::smooth_l1_loss::LossParametersOf(beta)));
+        };
+        request.nz_warning_input = 0;  // self
+        return engine::PlanElementwiseOperator(request);
+    });
+}
+
+aclnnStatus aclnnSmoothL1Loss(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+    return aclnn_cpu::engine::RunElementwiseOperator(workspace, workspaceSize, executor, stream, kLossPhase2Name);
+}
+
+}  // extern "C"
+
+// The operator's row of the table every layer above the C API reads (ops/operator_table.h).
+namespace aclnn_cpu {
+
+ACLNN_CPU_OPERATOR_ROW(smooth_l1_loss) = {"smooth_l1_loss", "aclnnSmoothL1Loss",
+    "0.5 (self - target)^2 / beta where |self - target| < beta, else |self - target| - 0.5 beta; or its mean or sum",
+    2, {operator_rows::kSelf, operator_rows::kTarget}, 0,
+    2, {operator_rows::kReduction, operator_rows::kBeta},
+    ResultRule::kLoss, MeanDivisor::kBroadcastElements, &validation::kFloatTypesBf16FromAtlasA2, false,
+    &references::SmoothL1Loss, "smooth_l1_loss", AtenResultType::kPromoted, nullptr, 0,
+    [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
+        return aclnnSmoothL1LossGetWorkspaceSize(in[0], in[1], operator_rows::Int(p[0]), operator_rows::Float(p[1]),
+                                                 out, size, executor);
+    },
+    aclnnSmoothL1Loss};
+
+}  // namespace aclnn_cpu
+
+// ---- aclnnSmoothL1LossBackward ----------------------------------------------------------------------------------
+// aclnnSmoothL1LossBackward: the smooth L1 loss's gradient on the elementwise engine, in the order of CANN's
+// op_api (ops-nn loss/smooth_l1_loss_grad_v2/op_api/aclnn_smooth_l1_loss_backward.cpp): each tensor's dtype in the
+// SoC's list, the inputs' largest rank, the reduction, beta >= 0, the promoted dtype in the list and castable to
+// gradInput's, the broadcast, gradInput of the broadcast shape. The mean divides by numel(self), and a one-element
+// gradOut selects CANN's kernel whose comparisons include the edges.
+namespace {
+
+constexpr const char* kGradientPhase1Name = "aclnnSmoothL1LossBackwardGetWorkspaceSize";
+constexpr const char* kGradientPhase2Name = "aclnnSmoothL1LossBackward";
+
+// CANN checks the largest of the inputs' ranks.
+aclnnStatus CheckLargestRank(const aclTensor* gradOut, const aclTensor* self, const aclTensor* target) {
+    const size_t rank = std::max({gradOut->view_dims.size(), self->view_dims.size(), target->view_dims.size()});
+    if (rank <= 8) return ACLNN_SUCCESS;
+    aclnn_cpu::SetErrorMessage(aclnn_cpu::kAclnnParameterError,
+                               "%s: expected tensor must have at most 8 dimensions, but got %zu.", kGradientPhase1Name,
+                               rank);
+    return ACLNN_ERR_PARAM_INVALID;
+}
+
+}  // namespace
+
+extern "C" {
+
+aclnnStatus aclnnSmoothL1LossBackwardGetWorkspaceSize(const aclTensor* gradOut, const aclTensor* self,
+                                                      const aclTensor* target, int64_t reduction, float beta,
+                                                      aclTensor* gradInput, uint64_t* workspaceSize,
+                                                      aclOpExecutor** executor) {
+    using namespace aclnn_cpu;
+    namespace checks = validation::checks;
+    return engine::GuardCBoundary(kGradientPhase1Name, [&]() -> aclnnStatus {
+        engine::ElementwiseRequest request(kGradientPhase1Name, workspaceSize, executor);
+        request.validation.inputs = {{gradOut, "gradOut"}, {self, "self"}, {target, "target"}};
+        request.validation.out = {gradInput, "gradInput"};
+        request.validation.broadcast_message = "Broadcast %s and %s failed.";
+        request.validation.out_shape_message =
+            "Exepected tensor for result to have same size as tensor for gradInput, but %s does not equal %s.";
+        request.validation.steps = {
+            checks::NullTensors(),
+            checks::DtypesInList({0, 1, 2, checks::kOut}),
+            checks::Custom([=] { return CheckLargestRank(gradOut, self, target); }),
+            checks::ReductionInRange(reduction, "Reduction should be between 0 and 2, but got %lld"),
+            checks::Custom([=] { return ops::smooth_l1_loss::CheckBeta(kGradientPhase1Name, beta); }),
+            checks::PromotedDtypeInList({0, 1, 2}, "promote dtype %s should be in dtype support list [%s]."),
+            checks::PromotedCastableToOut({0, 1, 2}),
+            checks::Layouts(),
+            checks::Broadcast(),
+            checks::OutShape(false),
+            checks::OutDoesNotOverlapItself(),
+        };
+        request.describe = [reduction, beta, gradOut, self](const validation::ValidatedOperation&) {
+            engine::ElementwiseDescription description;
+            description.phase2_name = kGradientPhase2Name;
+            const bool edges = engine::ViewElementCount(*gradOut) == 1;
+            description.choose_kernel = edges ? &ops::smooth_l1_loss::ChooseGradientWithEdgesKernel
+                                              : &ops::smooth_l1_loss::ChooseGradientKernel;
+            const int64_t n = engine::ViewElementCount(*self);
+            const float mean_coefficient =
+                reduction == 1 && n > 0 ? static_cast<float>(1.0f / static_cast<double>(n)) : 1.0f;
+            description.parameters =
+                kernels::FunctorParameters::Of(ops::smooth_l1_loss::GradientParametersOf(beta, mean_coefficient));
+            return description;
+        };
+        return engine::PlanElementwiseOperator(request);
+    });
+}
+
+aclnnStatus aclnnSmoothL1LossBackward(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                                      aclrtStream stream) {
+    return aclnn_cpu::engine::RunElementwiseOperator(workspace, workspaceSize, executor, stream, kGradientPhase2Name);
+}
+
+}  // extern "C"
+
+// The operator's row of the table every layer above the C API reads (ops/operator_table.h).
+namespace aclnn_cpu {
+
+ACLNN_CPU_OPERATOR_ROW(smooth_l1_loss_backward) = {"smooth_l1_loss_backward", "aclnnSmoothL1LossBackward",
+    "gradOut * (self - target) / beta inside |self - target| < beta, gradOut * sign(self - target) outside; "
+    "divided by numel(self) for mean",
+    3, {{"gradOut", "grad_output", false, ValueDomain::kGradient}, operator_rows::kSelf, operator_rows::kTarget}, 1,
+    2, {operator_rows::kReduction, operator_rows::kBeta},
+    ResultRule::kGradient, MeanDivisor::kSelfElements, &validation::kFloatTypesBf16FromAtlasA2, false,
+    &references::SmoothL1LossGrad, "smooth_l1_loss_backward", AtenResultType::kSelf, nullptr, 0,
+    [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
+        return aclnnSmoothL1LossBackwardGetWorkspaceSize(in[0], in[1], in[2], operator_rows::Int(p[0]),
+                                                         operator_rows::Float(p[1]), out, size, executor);
+    },
+    aclnnSmoothL1LossBackward};
+
+}  // namespace aclnn_cpu
+
+#endif  // HWY_ONCE
