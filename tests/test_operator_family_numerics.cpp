@@ -1,5 +1,5 @@
 // Every operator of the table (ops/operator_table.h) against its row's float64 reference, on every SIMD target:
-// random dtype combinations (one dtype where the row requires it), random broadcasting and transposed, padded,
+// every dtype combination the row allows, ranks 0 to 8, random broadcasting and transposed, padded,
 // stepped, offset and expanded views, every reduction the row takes, random parameters CANN accepts (beta 0 and
 // below 1e-6 included), a 0-d incoming gradient; elementwise results within the contract's tolerances (FLOAT 8
 // ulp, FLOAT16/BFLOAT16 1 ulp of the promote type), reductions within 10 fp32 ulp of the exact sum of the
@@ -207,14 +207,17 @@ protected:
     const OperatorDescription& row() const { return aclnn_cpu::kOperators[GetParam()]; }
 
     // A random call of the row over `shape`, its inputs' values from fill.
+    // forced_types: the inputs' and out's dtypes (as the row allows them), else random.
     template <class Fill>
-    Call RandomCall(std::mt19937_64& rng, const std::vector<int64_t>& shape, Fill fill, bool layouts = true) {
+    Call RandomCall(std::mt19937_64& rng, const std::vector<int64_t>& shape, Fill fill, bool layouts = true,
+                    const aclDataType* forced_types = nullptr) {
         const OperatorDescription& r = row();
         Call call;
         call.row = &r;
         for (int p = 0; p < r.parameter_count; ++p) call.parameters.push_back(RandomParameter(r.parameters[p], rng));
         aclDataType types[aclnn_cpu::kMaxOperatorInputs + 1];
         for (auto& t : types) t = kTypes[rng() % 3];
+        for (int k = 0; forced_types != nullptr && k <= r.input_count; ++k) types[k] = forced_types[k];
         if (r.inputs_share_dtype)
             for (int k = 0; k < r.input_count; ++k) types[k] = types[r.self_input];
         if (r.out_dtype_input >= 0) types[r.input_count] = types[r.out_dtype_input];
@@ -256,6 +259,57 @@ TEST_P(Rows, RandomCasesAgainstTheReference) {
         const std::string failure = Verify(call, before);
         ASSERT_TRUE(failure.empty()) << failure << Describe(call);
     }
+}
+
+// Every combination of FLOAT, FLOAT16 and BFLOAT16 over the inputs and out that the row allows (one dtype
+// for all where CANN ties them), each in random cases of every reduction the row takes.
+TEST_P(Rows, EveryDtypeCombination) {
+    const OperatorDescription& r = row();
+    std::mt19937_64 rng(8000 + GetParam());
+    const int operands = r.input_count + 1;
+    int combinations = 1;
+    for (int k = 0; k < operands; ++k) combinations *= 3;
+    for (int combination = 0; combination < combinations; ++combination) {
+        aclDataType types[aclnn_cpu::kMaxOperatorInputs + 1];
+        for (int k = 0, code = combination; k < operands; ++k, code /= 3) types[k] = kTypes[code % 3];
+        bool allowed = true;  // the row's ties: inputs of one dtype, out of one input's
+        for (int k = 0; k < r.input_count && r.inputs_share_dtype; ++k) allowed = allowed && types[k] == types[0];
+        if (r.out_dtype_input >= 0) allowed = allowed && types[r.input_count] == types[r.out_dtype_input];
+        if (!allowed) continue;
+        for (int c = 0; c < 2; ++c) {
+            const std::vector<int64_t> shape = RandomShape(static_cast<int>(rng() % 4), 200, rng);
+            Call call = RandomCall(rng, shape, DomainValue, true, types);
+            const std::vector<uint8_t> before = call.out->host();
+            ASSERT_EQ(call.Run(), 0) << aclGetRecentErrMsg() << "\n" << Describe(call);
+            const std::string failure = Verify(call, before);
+            ASSERT_TRUE(failure.empty()) << failure << Describe(call);
+        }
+    }
+}
+
+// Broadcast shapes of every rank CANN takes, 0 to 8.
+TEST_P(Rows, EveryRankUpToEight) {
+    std::mt19937_64 rng(9000 + GetParam());
+    for (int rank = 0; rank <= 8; ++rank) {
+        for (int c = 0; c < 4; ++c) {
+            const std::vector<int64_t> shape = RandomShape(rank, 300, rng);
+            Call call = RandomCall(rng, shape, DomainValue);
+            const std::vector<uint8_t> before = call.out->host();
+            ASSERT_EQ(call.Run(), 0) << aclGetRecentErrMsg() << "\n" << Describe(call);
+            const std::string failure = Verify(call, before);
+            ASSERT_TRUE(failure.empty()) << failure << Describe(call);
+        }
+    }
+}
+
+// A tensor split across threads (four grains, eight sum chunks), random dtypes, against the reference.
+TEST_P(Rows, LargeTensorOnThreads) {
+    std::mt19937_64 rng(9500 + GetParam());
+    Call call = RandomCall(rng, {131, 1031}, DomainValue, false);
+    const std::vector<uint8_t> before = call.out->host();
+    ASSERT_EQ(call.Run(), 0) << aclGetRecentErrMsg() << "\n" << Describe(call);
+    const std::string failure = Verify(call, before);
+    ASSERT_TRUE(failure.empty()) << failure << Describe(call);
 }
 
 TEST_P(Rows, SpecialValues) {

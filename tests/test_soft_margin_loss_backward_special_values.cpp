@@ -198,4 +198,29 @@ TEST(SpecialValues, MeanScalesByOneOverN) {
             ACL_FLOAT, ACL_FLOAT, 1);
 }
 
+// The sample of CANN's aclnnSoftMarginLossBackward documentation, value by value, sign of zero included.
+TEST(DocumentedSample, GivesTheDocumentedValues) {
+    std::mt19937_64 rng(0);
+    DeviceTensor grad(Dense({2, 2}, ACL_FLOAT), rng, Uniform{8.0});
+    DeviceTensor self(Dense({2, 2}, ACL_FLOAT), rng, Uniform{8.0});
+    DeviceTensor target(Dense({2, 2}, ACL_FLOAT), rng, Uniform{8.0});
+    DeviceTensor out(Dense({2, 2}, ACL_FLOAT), rng, Uniform{8.0});
+    for (int i = 0; i < 4; ++i) {
+        grad.SetStorage(i, i);
+        self.SetStorage(i, i);
+        target.SetStorage(i, 1);
+    }
+    grad.Upload();
+    self.Upload();
+    target.Upload();
+    ASSERT_EQ(RunSoftMarginLossBackward(grad.tensor(), self.tensor(), target.tensor(), 1, out.tensor()), 0);
+    float result[4];
+    ASSERT_EQ(aclrtMemcpy(result, sizeof result, out.device(), sizeof result, ACL_MEMCPY_DEVICE_TO_HOST), 0);
+    EXPECT_EQ(result[0], 0.0f);
+    EXPECT_TRUE(std::signbit(result[0])) << "-0.5 * 0 is -0";
+    EXPECT_NEAR(result[1], -0.0672353581, 1e-8);
+    EXPECT_NEAR(result[2], -0.0596014597, 1e-8);
+    EXPECT_NEAR(result[3], -0.035569407, 1e-8);
+}
+
 }  // namespace
