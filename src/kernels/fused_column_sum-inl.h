@@ -45,13 +45,14 @@ HWY_INLINE void AddSegmentToColumns(const KernelConfig& config, const RowInputs<
     const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
     const ElementType promote = kIn == kMixedTypes ? config.promote : kIn;
     const bool round = promote != ElementType::kFloat32;
-    const int64_t prefetch_bytes = SumPrefetchBytes();
+    const int64_t prefetch_bytes = SumPrefetchBytes(kCheapFunctor<Op>);
     HWY_ALIGN float results[kLanes];
     HWY_ALIGN char tail_in[kMaxInputs][kLanes * sizeof(float)] = {};
     const char* const* p = inputs.p;
     int64_t i = 0;
     for (; i + lanes <= n; i += lanes) {
-        inputs.PrefetchAhead(from + i, lanes, prefetch_bytes);  // a sum only reads, as the fused sum
+        // A sum only reads, as the fused sum.
+        if (prefetch_bytes > 0) inputs.PrefetchAhead(from + i, lanes, prefetch_bytes);
         auto r = inputs.Apply(p, from + i);
         if (round) r = RoundToType(df, promote, r);
         hn::Store(r, df, results);

@@ -12,6 +12,7 @@
 #endif
 
 #include <cstdint>
+#include <type_traits>
 #include <cstring>
 
 #include "hwy/highway.h"
@@ -23,6 +24,13 @@
 HWY_BEFORE_NAMESPACE();
 namespace aclnn_cpu::kernels::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
+
+// Whether Op declares kCheap = true: a few vector instructions per result, so that a sum of it issues its loads
+// often enough for the hardware prefetcher alone (SumPrefetchBytes).
+template <class Op, class = void>
+constexpr bool kCheapFunctor = false;
+template <class Op>
+constexpr bool kCheapFunctor<Op, std::void_t<decltype(Op::kCheap)>> = Op::kCheap;
 
 // The kIn of a fused instance whose inputs have different dtypes, read from the KernelConfig at run time (not
 // an element type: no operand has it).

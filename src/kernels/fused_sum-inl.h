@@ -68,7 +68,7 @@ HWY_INLINE void AddGroupsOfRow(const RowInputs<Op, kIn>& inputs, int64_t from, i
     int64_t step = 0;
     FormStart form_start;
     for (; i + kStep <= to; i += kStep, ++step) {
-        inputs.PrefetchAhead(i, kStep, prefetch_bytes);
+        if (prefetch_bytes > 0) inputs.PrefetchAhead(i, kStep, prefetch_bytes);
         float* slot = waiting[step % kSumRingSteps];
         ApplyToFour(inputs.op, df, form_start, [&](int k, int64_t at) { return inputs.Load(k, p, at); }, i, kLanes,
                         [&](hn::Vec<DF> r0, hn::Vec<DF> r1, hn::Vec<DF> r2, hn::Vec<DF> r3) {
@@ -98,7 +98,7 @@ void FusedSumRowsKernel(const KernelConfig& config, const FusedRows& a, int64_t 
     constexpr int64_t kLanes = static_cast<int64_t>(hn::MaxLanes(DF()));
     HWY_ALIGN char tail_in[kMaxInputs][kLanes * sizeof(float)] = {};
     HWY_ALIGN float results[kLanes];
-    const int64_t prefetch_bytes = SumPrefetchBytes();
+    const int64_t prefetch_bytes = SumPrefetchBytes(kCheapFunctor<Op>);
     const Op op = MakeFunctor<Op>(config);
     for (int64_t row = 0; row < a.rows; ++row) {
         const RowInputs<Op, kIn> inputs(config, op, a, row);

@@ -118,6 +118,10 @@ void AddRowsToColumns(const float* values, int64_t rows, int64_t width, double* 
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
+#if HWY_ARCH_X86 && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
+#endif
+
 namespace aclnn_cpu::kernels {
 
 HWY_EXPORT(ConvertRow);
@@ -143,14 +147,21 @@ bool CpuHasAvx512Bf16() {
 #endif
 }
 
-int64_t SumPrefetchBytes() {
+int64_t SumPrefetchBytes(bool cheap_functor) {
 #if HWY_ARCH_X86 && (defined(__GNUC__) || defined(__clang__))
-    static const bool amd = [] {
+    enum class Core { kOther, kAmdZen5, kAmdEarlier };
+    static const Core core = [] {
         __builtin_cpu_init();
-        return __builtin_cpu_is("amd") != 0;
+        if (__builtin_cpu_is("amd") == 0) return Core::kOther;
+        unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+        __get_cpuid(1, &eax, &ebx, &ecx, &edx);
+        const unsigned family = ((eax >> 8) & 0xfu) + ((eax >> 20) & 0xffu);
+        return family >= 0x1a ? Core::kAmdZen5 : Core::kAmdEarlier;
     }();
-    return amd ? 4096 : 8192;
+    if (core == Core::kOther) return 8192;
+    return core == Core::kAmdEarlier && cheap_functor ? 0 : 4096;
 #else
+    (void)cheap_functor;
     return 8192;
 #endif
 }

@@ -16,11 +16,12 @@ void FlushStreamingStores();
 // Whether the CPU has AVX512-BF16 (vcvtne2ps2bf16), which the AVX-512 kernels use for BFLOAT16 narrowing.
 bool CpuHasAvx512Bf16();
 
-// How far ahead of its loads a fused sum asks for its input lines (docs/design.md, "Prefetch policy"): 4 KiB on
-// AMD x86 cores, where a request further ahead held the core's miss buffers for lines its hardware prefetcher
-// fetches anyway, and the cheaper functors' sums fell below 0.9 of the sum loop; 8 KiB elsewhere, which covers
-// memory latency times rate on the fastest-streaming core measured.
-int64_t SumPrefetchBytes();
+// How far ahead of its loads a fused sum asks for its input lines, 0 for not at all (docs/design.md, "Prefetch
+// policy"): 4 KiB on AMD's Zen 5, where a request further ahead held the core's miss buffers for lines its
+// hardware prefetcher fetches anyway; on earlier AMD cores 4 KiB for a functor of many instructions, none for a
+// cheap one (kCheap), whose loads come often enough that requests only compete with the hardware prefetcher;
+// 8 KiB elsewhere, which covers memory latency times rate on the fastest-streaming core measured.
+int64_t SumPrefetchBytes(bool cheap_functor);
 
 // Which BFLOAT16 conversions ConvertRowSimd uses between fp32 and BFLOAT16: one vector at a time (the blocked
 // path and mixed dtypes), the all-BFLOAT16 kernel's even/odd pairs with integer rounding, or those pairs with

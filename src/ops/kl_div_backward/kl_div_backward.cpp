@@ -19,6 +19,7 @@ template <bool kLogTarget>
 struct KlDivGrad {
     static constexpr int kInputs = 2;  // gradOutput, target (self gives the shape only, and is not read)
     static constexpr int kScaledInput = -1;
+    static constexpr bool kCheap = !kLogTarget;  // a product; with logTarget an exp
 
     using Parameters = kernels::ScaleParameters;
     explicit KlDivGrad(const Parameters& parameters) : coefficient(parameters.scale) {}

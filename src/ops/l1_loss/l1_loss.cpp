@@ -17,6 +17,7 @@ struct L1Loss {
     static constexpr int kInputs = 2;  // self, target
     static constexpr int kScaledInput = -1;
     static constexpr bool kNonNegativeResults = true;
+    static constexpr bool kCheap = true;
 
     template <class D>
     HWY_INLINE hn::Vec<D> operator()(D, hn::Vec<D> x, hn::Vec<D> y) const {

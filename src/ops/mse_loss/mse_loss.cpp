@@ -17,6 +17,7 @@ struct MseLoss {
     static constexpr int kInputs = 2;  // self, target
     static constexpr int kScaledInput = -1;
     static constexpr bool kNonNegativeResults = true;  // a square, or NaN
+    static constexpr bool kCheap = true;
 
     template <class D>
     HWY_INLINE hn::Vec<D> operator()(D, hn::Vec<D> x, hn::Vec<D> y) const {

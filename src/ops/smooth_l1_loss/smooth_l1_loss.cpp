@@ -23,6 +23,7 @@ struct SmoothL1Loss {
     static constexpr int kScaledInput = -1;
     // q * (1/beta) >= 0 and a - 0.5 beta >= 0.5 beta >= 0 where selected (or NaN).
     static constexpr bool kNonNegativeResults = true;
+    static constexpr bool kCheap = true;
 
     using Parameters = LossParameters;
     explicit SmoothL1Loss(const Parameters& parameters)
