@@ -202,6 +202,13 @@ std::string Describe(const Call& call) {
     return text + "\n  out " + test_support::Describe(call.out->spec());
 }
 
+// Runs the call and checks its out against the references: what failed, or empty.
+std::string RunAndVerify(Call& call) {
+    const std::vector<uint8_t> before = call.out->host();
+    if (call.Run() != 0) return std::string("the call failed: ") + aclGetRecentErrMsg() + "\n";
+    return Verify(call, before);
+}
+
 class Rows : public ::testing::TestWithParam<int> {
 protected:
     const OperatorDescription& row() const { return aclnn_cpu::kOperators[GetParam()]; }
@@ -254,9 +261,7 @@ TEST_P(Rows, RandomCasesAgainstTheReference) {
     for (int c = 0; c < 120; ++c) {
         const std::vector<int64_t> shape = RandomShape(static_cast<int>(rng() % 5), 600, rng);
         Call call = RandomCall(rng, shape, [](aclnn_cpu::ValueDomain d, std::mt19937_64& g) { return DomainValue(d, g); });
-        const std::vector<uint8_t> before = call.out->host();
-        ASSERT_EQ(call.Run(), 0) << aclGetRecentErrMsg() << "\n" << Describe(call);
-        const std::string failure = Verify(call, before);
+        const std::string failure = RunAndVerify(call);
         ASSERT_TRUE(failure.empty()) << failure << Describe(call);
     }
 }
@@ -279,9 +284,7 @@ TEST_P(Rows, EveryDtypeCombination) {
         for (int c = 0; c < 2; ++c) {
             const std::vector<int64_t> shape = RandomShape(static_cast<int>(rng() % 4), 200, rng);
             Call call = RandomCall(rng, shape, DomainValue, true, types);
-            const std::vector<uint8_t> before = call.out->host();
-            ASSERT_EQ(call.Run(), 0) << aclGetRecentErrMsg() << "\n" << Describe(call);
-            const std::string failure = Verify(call, before);
+            const std::string failure = RunAndVerify(call);
             ASSERT_TRUE(failure.empty()) << failure << Describe(call);
         }
     }
@@ -294,9 +297,7 @@ TEST_P(Rows, EveryRankUpToEight) {
         for (int c = 0; c < 4; ++c) {
             const std::vector<int64_t> shape = RandomShape(rank, 300, rng);
             Call call = RandomCall(rng, shape, DomainValue);
-            const std::vector<uint8_t> before = call.out->host();
-            ASSERT_EQ(call.Run(), 0) << aclGetRecentErrMsg() << "\n" << Describe(call);
-            const std::string failure = Verify(call, before);
+            const std::string failure = RunAndVerify(call);
             ASSERT_TRUE(failure.empty()) << failure << Describe(call);
         }
     }
@@ -306,9 +307,7 @@ TEST_P(Rows, EveryRankUpToEight) {
 TEST_P(Rows, LargeTensorOnThreads) {
     std::mt19937_64 rng(9500 + GetParam());
     Call call = RandomCall(rng, {131, 1031}, DomainValue, false);
-    const std::vector<uint8_t> before = call.out->host();
-    ASSERT_EQ(call.Run(), 0) << aclGetRecentErrMsg() << "\n" << Describe(call);
-    const std::string failure = Verify(call, before);
+    const std::string failure = RunAndVerify(call);
     ASSERT_TRUE(failure.empty()) << failure << Describe(call);
 }
 
@@ -321,9 +320,7 @@ TEST_P(Rows, SpecialValues) {
         Call call = RandomCall(rng, shape, [&](aclnn_cpu::ValueDomain d, std::mt19937_64& g) {
             return g() % 2 ? specials[g() % 16] : DomainValue(d, g);
         });
-        const std::vector<uint8_t> before = call.out->host();
-        ASSERT_EQ(call.Run(), 0) << aclGetRecentErrMsg() << "\n" << Describe(call);
-        const std::string failure = Verify(call, before);
+        const std::string failure = RunAndVerify(call);
         ASSERT_TRUE(failure.empty()) << failure << Describe(call);
     }
 }
@@ -352,9 +349,7 @@ TEST_P(Rows, HardRegionsOfEachDomain) {
         Call call = RandomCall(rng, shape, [&](aclnn_cpu::ValueDomain d, std::mt19937_64& g) {
             return g() % 4 ? HardValue(d, g) : DomainValue(d, g);
         });
-        const std::vector<uint8_t> before = call.out->host();
-        ASSERT_EQ(call.Run(), 0) << aclGetRecentErrMsg() << "\n" << Describe(call);
-        const std::string failure = Verify(call, before);
+        const std::string failure = RunAndVerify(call);
         ASSERT_TRUE(failure.empty()) << failure << Describe(call);
     }
 }
