@@ -1,9 +1,9 @@
 // The rows that compute in integers (an integer type in their lists: aclnnL1Loss's INT64, as CANN's op_api runs
 // Sub, Abs and ReduceSum in int64): integer inputs of any width promoted as CANN promotes them, every element
 // exact (values far past fp32's 2^24 and float64's 2^53), reductions none and sum, out INT64 or a floating type
-// (the exact result rounded once to nearest), broadcast and strided views, the same bits on 1 and 3 threads; the
-// arithmetic wraps as two's complement; a mean of integers, an integer out other than INT64 and a bool out are
-// refused. A row is tested by having INT64 in its list.
+// (the exact result rounded once to nearest), broadcast and strided views, in place, the same bits on 1 and 3
+// threads; the arithmetic wraps as two's complement; a mean of integers, an integer out other than INT64 and a
+// bool out are refused. A row is tested by having INT64 in its list.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -189,6 +189,40 @@ TEST_P(IntegerRow, WrapsAsTwosComplementAndIsTheSameOnEveryThreadCount) {
         EXPECT_EQ(sum.DeviceInteger(0), static_cast<int64_t>(total)) << threads << " threads";
     }
     aclnnCpuSetThreadCount(0);
+}
+
+// out the very view of self (in place, no workspace): each element read before it is written.
+TEST_P(IntegerRow, InPlaceOnSelf) {
+    std::mt19937_64 rng(7300);
+    const int64_t n = 5000;
+    DeviceTensor in_place(Dense({n}, ACL_INT64), rng, Uniform{1.0});
+    DeviceTensor second(Dense({n}, ACL_INT64), rng, Uniform{1.0});
+    std::vector<int64_t> expected(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) {
+        const int64_t x = static_cast<int64_t>(rng()), y = static_cast<int64_t>(rng());
+        in_place.SetInteger(i, x);
+        second.SetInteger(i, y);
+        expected[static_cast<size_t>(i)] = WrappedDistance(x, y);
+    }
+    in_place.Upload();
+    second.Upload();
+    std::vector<const DeviceTensor*> inputs(2);
+    inputs[static_cast<size_t>(self())] = &in_place;
+    inputs[static_cast<size_t>(other())] = &second;
+    const aclTensor* tensors[2] = {inputs[0]->tensor(), inputs[1]->tensor()};
+    double parameters[aclnn_cpu::kMaxOperatorParameters] = {};
+    aclnn_cpu::SetReductionValue(row(), parameters, 0);
+    uint64_t workspace_size = 1;
+    aclOpExecutor* executor = nullptr;
+    ASSERT_EQ(row().get_workspace_size(tensors, parameters, in_place.tensor(), &workspace_size, &executor), 0)
+        << aclGetRecentErrMsg();
+    EXPECT_EQ(workspace_size, 0u) << "in place needs no workspace";
+    ASSERT_EQ(row().run(nullptr, 0, executor, nullptr), 0);
+    ASSERT_EQ(aclrtSynchronizeStream(nullptr), 0);
+    const std::vector<uint8_t> bytes = in_place.Download();
+    std::vector<int64_t> got(static_cast<size_t>(n));
+    std::memcpy(got.data(), bytes.data(), static_cast<size_t>(n) * 8);
+    EXPECT_EQ(got, expected);
 }
 
 // CANN's rules for integer calls, and aclnn-cpu's limits on out, each with its status and message and nothing

@@ -72,9 +72,10 @@ kernels::TileKernel ChooseGradientKernel(const kernels::KernelConfig& config, bo
 }
 
 void IntegerLoss(const int64_t* const* inputs, int64_t count, int64_t* results) {
-    const int64_t* HWY_RESTRICT self = inputs[0];
-    const int64_t* HWY_RESTRICT target = inputs[1];
-    int64_t* HWY_RESTRICT out = results;
+    // No restrict: out may be an input's very view (in place), each element read before it is written.
+    const int64_t* self = inputs[0];
+    const int64_t* target = inputs[1];
+    int64_t* out = results;
     for (int64_t i = 0; i < count; ++i) {
         // In uint64, where overflow wraps by definition: INT64_MIN - 1 is INT64_MAX, |INT64_MIN| is INT64_MIN.
         // Branch-free (the sign picks by mask), so that the compiler vectorises it and random signs cost nothing.
