@@ -61,9 +61,23 @@ struct TensorDescription {
     Placement placement = Placement::kOwnBlock;
 };
 
-int64_t ElementBytes(int32_t dtype) { return dtype == ACL_FLOAT ? 4 : 2; }
-
 bool ValidType(int32_t dtype) { return dtype == ACL_FLOAT || dtype == ACL_FLOAT16 || dtype == ACL_BF16; }
+
+// The integer dtypes the operators read where their checks take them (promoted, or aclnnL1Loss's int64 path).
+bool IntegerType(int32_t dtype) {
+    return dtype == ACL_BOOL || dtype == ACL_UINT8 || dtype == ACL_INT8 || dtype == ACL_INT16 || dtype == ACL_INT32 ||
+           dtype == ACL_INT64;
+}
+
+// Bytes per element of the dtypes the harness models (2 for a number that is no dtype).
+int64_t ElementBytes(int32_t dtype) {
+    switch (dtype) {
+        case ACL_FLOAT: case ACL_INT32: return 4;
+        case ACL_INT64: return 8;
+        case ACL_BOOL: case ACL_UINT8: case ACL_INT8: return 1;
+        default: return 2;
+    }
+}
 
 int64_t PickDim(FuzzedDataProvider& in) {
     switch (in.ConsumeIntegralInRange<int>(0, 9)) {
@@ -141,8 +155,13 @@ int64_t Span(const TensorDescription& t) {
 void FillRandom(Region& region, int32_t dtype, std::mt19937_64& rng) {
     std::uniform_real_distribution<double> uniform(-8.0, 8.0);
     const double specials[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, 1e-40, 3e38, 90.0, -90.0, 65504.0};
-    const int64_t size = ValidType(dtype) ? ElementBytes(dtype) : 1;
+    const int64_t size = ValidType(dtype) || IntegerType(dtype) ? ElementBytes(dtype) : 1;
     for (size_t at = 0; at + size <= region.bytes; at += size) {
+        if (IntegerType(dtype)) {  // small integers, now and then a large one (exact in float64 either way)
+            const double v = static_cast<double>(static_cast<int64_t>(rng() % 17) - 8) * (rng() % 16 == 0 ? 1 << 20 : 1);
+            test_support::EncodeElement(v, static_cast<aclDataType>(dtype), region.base + at);
+            continue;
+        }
         if (!ValidType(dtype)) {
             region.base[at] = static_cast<char>(rng());
             continue;
@@ -298,8 +317,11 @@ void VerifySuccess(const Fixture& f, const aclnn_cpu::OperatorDescription& op, c
             const char* address = static_cast<const char*>(addresses[slot]) + at * ElementBytes(t.dtype);
             const Region* region = f.Find(address);
             if (region == nullptr) Fail("an input element lies outside every region");
-            values.push_back(test_support::DecodeElement(region->before.data() + (address - region->base),
-                                                         static_cast<aclDataType>(t.dtype)));
+            double value = test_support::DecodeElement(region->before.data() + (address - region->base),
+                                                       static_cast<aclDataType>(t.dtype));
+            // An integer input beside floating ones is cast to the promote type first, as CANN's op_api does.
+            if (IntegerType(t.dtype) && !IntegerType(promote)) value = test_support::RoundToType(value, promote);
+            values.push_back(value);
         }
         auto advance = [&] {
             for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
@@ -405,7 +427,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         const TensorDescription& t = f.descriptions[k];
         if (!t.present || !used[k]) continue;
         const int64_t span = Span(t);
-        const int64_t element = ValidType(t.dtype) ? ElementBytes(t.dtype) : 4;
+        const int64_t element = ValidType(t.dtype) || IntegerType(t.dtype) ? ElementBytes(t.dtype) : 4;
         char* address = nullptr;
         Placement placement = t.placement;
         if (placement == Placement::kInsideOther && f.regions.empty()) placement = Placement::kOwnBlock;
