@@ -35,6 +35,7 @@ _NUMPY_TO_ACL = {np.dtype(np.float32): ACL_FLOAT, np.dtype(np.float16): ACL_FLOA
 
 # The integer types the operators read, by PyTorch's (and CANN's) order of promotion; UINT8 and INT8 share a rank.
 _INTEGER_RANK = {ACL_BOOL: 0, ACL_UINT8: 1, ACL_INT8: 1, ACL_INT16: 2, ACL_INT32: 3, ACL_INT64: 4}
+INTEGER_TYPES = tuple(_INTEGER_RANK)
 INTEGER_STORAGE = {ACL_INT64: np.dtype(np.int64)}  # the integer results aclnn-cpu writes
 
 

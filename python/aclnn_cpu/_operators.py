@@ -9,11 +9,10 @@ import re
 import numpy as np
 
 from . import _core
-from ._dtypes import (ACL_BF16, ACL_BOOL, ACL_FLOAT, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8,
-                      INTEGER_STORAGE, NAMES, STORAGE, Bfloat16, parse_dtype, promote_types)
+from ._dtypes import (ACL_BF16, ACL_FLOAT, ACL_INT64, INTEGER_STORAGE, INTEGER_TYPES, NAMES, STORAGE, Bfloat16,
+                      parse_dtype, promote_types)
 from ._operands import Operand, from_numpy, host_regions, operand
 
-_INTEGER_TYPES = (ACL_BOOL, ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64)
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
 _REDUCTION_NAMES = {0: "none", 1: "mean", 2: "sum"}
 
@@ -123,7 +122,7 @@ def _promoted_type(inputs):
     promoted = functools.reduce(promote_types, [op.acl_type for op in inputs])
     if promoted in NAMES:
         return promoted
-    return ACL_INT64 if promoted in _INTEGER_TYPES else ACL_FLOAT
+    return ACL_INT64 if promoted in INTEGER_TYPES else ACL_FLOAT
 
 
 def _allocate_result(kind, shape, acl_type, zeroed):

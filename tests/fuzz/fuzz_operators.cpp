@@ -64,10 +64,7 @@ struct TensorDescription {
 bool ValidType(int32_t dtype) { return dtype == ACL_FLOAT || dtype == ACL_FLOAT16 || dtype == ACL_BF16; }
 
 // The integer dtypes the operators read where their checks take them (promoted, or aclnnL1Loss's int64 path).
-bool IntegerType(int32_t dtype) {
-    return dtype == ACL_BOOL || dtype == ACL_UINT8 || dtype == ACL_INT8 || dtype == ACL_INT16 || dtype == ACL_INT32 ||
-           dtype == ACL_INT64;
-}
+bool IntegerType(int32_t dtype) { return test_support::IsIntegerType(static_cast<aclDataType>(dtype)); }
 
 // Bytes per element of the dtypes the harness models (2 for a number that is no dtype).
 int64_t ElementBytes(int32_t dtype) {

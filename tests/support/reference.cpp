@@ -26,11 +26,6 @@ Format FormatOf(aclDataType type) {
     }
 }
 
-bool IsIntegerType(aclDataType type) {
-    return type == ACL_INT64 || type == ACL_INT32 || type == ACL_INT16 || type == ACL_INT8 || type == ACL_UINT8 ||
-           type == ACL_BOOL;
-}
-
 template <typename T>
 double DecodeAs(const void* p) {
     T value;
@@ -47,6 +42,11 @@ void EncodeAs(double v, void* dst) {
 }
 
 }  // namespace
+
+bool IsIntegerType(aclDataType type) {
+    return type == ACL_INT64 || type == ACL_INT32 || type == ACL_INT16 || type == ACL_INT8 || type == ACL_UINT8 ||
+           type == ACL_BOOL;
+}
 
 double DecodeElement(const void* p, aclDataType type) {
     switch (type) {

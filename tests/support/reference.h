@@ -14,6 +14,8 @@
 namespace test_support {
 
 // Exact value of the element at p, of dtype FLOAT, FLOAT16 or BFLOAT16.
+// BOOL and the signed and unsigned integer types the operators read.
+bool IsIntegerType(aclDataType type);
 double DecodeElement(const void* p, aclDataType type);
 
 // v rounded to nearest (ties to even) in type's format, with overflow to infinity and gradual underflow.
