@@ -9,10 +9,9 @@
 
 namespace aclnn_cpu::engine {
 
-ElementwiseDescription ReducedLoss(const char* phase2_name, kernels::TileKernelChooser choose_kernel,
-                                   int64_t reduction, MeanRule mean_rule, const kernels::FunctorParameters& parameters) {
+ElementwiseDescription ReducedLoss(kernels::TileKernelChooser choose_kernel, int64_t reduction, MeanRule mean_rule,
+                                   const kernels::FunctorParameters& parameters) {
     ElementwiseDescription description;
-    description.phase2_name = phase2_name;
     description.choose_kernel = choose_kernel;
     description.output = reduction == 0 ? kernels::OutputMode::kStore : kernels::OutputMode::kSum;
     description.mean = reduction == 1 ? mean_rule : MeanRule::kNone;
@@ -63,6 +62,7 @@ aclnnStatus PlanElementwiseOperator(const ElementwiseRequest& request) {
         operands.push_back({validated.present.back()->tensor, validated.present.back()->name,
                             validated.extents.back()});
         ElementwiseDescription description = request.describe(validated);
+        description.phase2_name = request.phase2_name;
         if (any_shape_only) description.promote_type = promoted;
         auto plan = std::make_shared<ElementwisePlan>(description, std::move(operands), validated.broadcast_shape);
         status = plan->CheckAddressesAndSizeWorkspace(api);

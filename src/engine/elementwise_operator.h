@@ -17,13 +17,15 @@ namespace aclnn_cpu::engine {
 
 struct ElementwiseRequest {
     ElementwiseRequest() = default;
-    // Phase 1's name and its output pointers, as every operator's phase 1 starts.
-    ElementwiseRequest(const char* api, uint64_t* workspace_size, aclOpExecutor** executor) {
+    // Phase 1's and phase 2's names and phase 1's output pointers, as every operator's phase 1 starts.
+    ElementwiseRequest(const char* api, const char* phase2, uint64_t* workspace_size, aclOpExecutor** executor)
+        : phase2_name(phase2) {
         validation.api = api;
         validation.workspace_size = workspace_size;
         validation.executor = executor;
     }
 
+    const char* phase2_name = "";  // for phase 2's messages (the description's)
     validation::BroadcastOperation validation;  // the arguments, with phase 1's name and its output pointers
     // Builds the description once validation passed (it may depend on the broadcast shape, e.g. 1/N).
     std::function<ElementwiseDescription(const validation::ValidatedOperation&)> describe;
@@ -47,8 +49,7 @@ aclnnStatus GuardCBoundary(const char* api, Body&& body) noexcept {
 
 // The description of a loss whose reduction 0 stores every element and any other value sums them into out
 // (1: a mean, by mean_rule; others: a sum).
-ElementwiseDescription ReducedLoss(const char* phase2_name, kernels::TileKernelChooser choose_kernel,
-                                   int64_t reduction, MeanRule mean_rule,
+ElementwiseDescription ReducedLoss(kernels::TileKernelChooser choose_kernel, int64_t reduction, MeanRule mean_rule,
                                    const kernels::FunctorParameters& parameters = {});
 
 // The number of elements of a tensor's view (a 0-d tensor has one).

@@ -120,4 +120,20 @@ using IntegerBlockFunction = void (*)(const int64_t* const* inputs, int64_t coun
 // fused (straight from and to memory) when the engine found every tile fusable, blocked otherwise.
 using TileKernelChooser = TileKernel (*)(const KernelConfig& config, bool fusable);
 
+// An operator file's chooser for each SIMD target, inside its HWY_NAMESPACE (foreach_target compiles it once per
+// target): Chooser(config, fusable) returns the tile loops of the functor (a template id may hold commas).
+#define ACLNN_CPU_TILE_KERNEL_CHOOSER(Chooser, ...)                                                         \
+    ::aclnn_cpu::kernels::TileKernel Chooser(const ::aclnn_cpu::kernels::KernelConfig& config, bool fusable) { \
+        return ::aclnn_cpu::kernels::HWY_NAMESPACE::ChooseTileKernel<__VA_ARGS__>(config, fusable);           \
+    }
+
+// Its dispatch to the CPU's best target, once (under HWY_ONCE, in the same namespace without HWY_NAMESPACE):
+// Chooser##Kernel, a TileKernelChooser.
+#define ACLNN_CPU_DISPATCH_TILE_KERNEL(Chooser)                                                                  \
+    HWY_EXPORT(Chooser);                                                                                         \
+    ::aclnn_cpu::kernels::TileKernel Chooser##Kernel(const ::aclnn_cpu::kernels::KernelConfig& config,            \
+                                                     bool fusable) {                                             \
+        return HWY_DYNAMIC_DISPATCH(Chooser)(config, fusable);                                                   \
+    }
+
 }  // namespace aclnn_cpu::kernels

@@ -11,25 +11,13 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <limits>
 
 #include "aclnn/acl_meta.h"
 #include "aclnn/opdev/op_errno.h"
 #include "common/export.h"
-#include "aclnnop/aclnn_binary_cross_entropy.h"
-#include "aclnnop/aclnn_binary_cross_entropy_backward.h"
-#include "aclnnop/aclnn_binary_cross_entropy_with_logits.h"
-#include "aclnnop/aclnn_binary_cross_entropy_with_logits_backward.h"
-#include "aclnnop/aclnn_kl_div_backward.h"
-#include "aclnnop/aclnn_l1_loss.h"
-#include "aclnnop/aclnn_l1_loss_backward.h"
-#include "aclnnop/aclnn_mse_loss.h"
-#include "aclnnop/aclnn_mse_loss_backward.h"
-#include "aclnnop/aclnn_mse_loss_out.h"
-#include "aclnnop/aclnn_smooth_l1_loss.h"
-#include "aclnnop/aclnn_smooth_l1_loss_backward.h"
-#include "aclnnop/aclnn_soft_margin_loss.h"
-#include "aclnnop/aclnn_soft_margin_loss_backward.h"
+#include "ops/c_api_binding.h"
 #include "ops/operator_references.h"
 #include "validation/dtype_support.h"
 
@@ -57,13 +45,20 @@ enum class InputShape : uint8_t {
 };
 
 struct InputDescription {
-    const char* name;       // CANN's parameter name
-    const char* aten_name;  // the same argument in aten's schemas (self, target, grad_output), or nullptr
-    bool optional;          // may be a null aclTensor* (CANN's *Optional arguments)
-    ValueDomain domain;
+    const char* name = nullptr;       // CANN's parameter name
+    const char* aten_name = nullptr;  // the same argument in aten's schemas (self, target, grad_output), or nullptr
+    bool optional = false;            // may be a null aclTensor* (CANN's *Optional arguments)
+    ValueDomain domain = ValueDomain::kReal;
     InputShape shape = InputShape::kBroadcast;
     bool values_read = true;  // false: the arithmetic uses only its shape (and dtype); the kernel does not read it
+    const char* message_name = nullptr;  // the name CANN's op_api messages use, where it is not the prototype's
 };
+
+// input, named in phase 1's messages as CANN's op_api names it (aclnnBinaryCrossEntropyWithLogits: "weight").
+constexpr InputDescription NamedInMessages(InputDescription input, const char* message_name) {
+    input.message_name = message_name;
+    return input;
+}
 
 // kReduction: an int64 naming a reduction (0 none, 1 mean, 2 sum; 3 batchmean where the row says so), CANN's
 // `int64_t reduction`; every layer finds a row's reduction by this type, never by a name.
@@ -71,11 +66,11 @@ struct InputDescription {
 enum class ParameterType : uint8_t { kInt64, kFloat, kBool, kReduction, kDouble };
 
 struct ParameterDescription {
-    const char* name;       // CANN's parameter name (reduction, beta)
-    const char* aten_name;  // the same argument in aten's schemas, or nullptr when aten has none
-    ParameterType type;
-    double default_value;
-    double minimum, maximum;  // the values CANN accepts, both included; NaN is never in range
+    const char* name = nullptr;       // CANN's parameter name (reduction, beta)
+    const char* aten_name = nullptr;  // the same argument in aten's schemas, or nullptr when aten has none
+    ParameterType type = ParameterType::kInt64;
+    double default_value = 0;
+    double minimum = 0, maximum = 0;  // the values CANN accepts, both included; NaN is never in range
 };
 
 // The shape of out, from the broadcast shape S of the inputs. `reduction` is parameter 0.
@@ -101,43 +96,123 @@ enum class MeanDivisor : uint8_t {
     kSelfElements,       // numel(self), even where self broadcasts against a larger shape
 };
 
-// Phase 1 with the inputs in the row's order (a null pointer for an absent optional input) and the
-// parameters in the row's order as doubles, and phase 2.
-using GetWorkspaceSizeFunction = aclnnStatus (*)(const aclTensor* const* inputs, const double* parameters,
-                                                 aclTensor* out, uint64_t* workspace_size, aclOpExecutor** executor);
-using RunFunction = aclnnStatus (*)(void* workspace, uint64_t workspace_size, aclOpExecutor* executor,
-                                    aclrtStream stream);
-
+// An operator's row. A row is written as a chain of named settings starting from its C API, e.g.
+//   OperatorDescription(ACLNN_CPU_C_API(aclnnL1Loss), "l1_loss", "...").Inputs({kSelf, kTarget}, 0)...
+// and compiled as a constant: a row whose inputs or parameters disagree with the C prototype (their count, a
+// parameter's type) does not compile.
 struct OperatorDescription {
-    const char* name;       // snake_case: the aclnn name's, e.g. mse_loss (the Python function, the CLI's name)
-    const char* api_name;   // the C API's name, for messages
-    const char* summary;    // the arithmetic in one line, for help texts
-    int input_count;
-    InputDescription inputs[kMaxOperatorInputs];
-    int self_input;  // the input PyTorch's result takes its dtype from
-    int parameter_count;
-    ParameterDescription parameters[kMaxOperatorParameters];  // reduction first
-    ResultRule result;
-    MeanDivisor mean_divisor;
-    const validation::DtypeSupport* dtypes;  // CANN's lists per SoC family (validation/dtype_support.h)
-    bool inputs_share_dtype;  // CANN requires the inputs of one dtype (no promotion among them)
-    references::ElementReference reference;  // the tests' float64 model of one element
-    const char* aten_name;  // the aten operator it serves (its overloads: the functional and out= forms), or nullptr
-    AtenResultType aten_result;
+    const char* name = nullptr;     // snake_case: the aclnn name's, e.g. mse_loss (the Python function, the CLI's)
+    const char* api_name = nullptr;     // the C API's name (phase 2's), for messages
+    const char* phase1_name = nullptr;  // aclnn<Name>GetWorkspaceSize, phase 1's messages
+    const char* summary = nullptr;  // the arithmetic in one line, for help texts
+    int input_count = 0;
+    InputDescription inputs[kMaxOperatorInputs] = {};
+    int self_input = 0;  // the input PyTorch's result takes its dtype from
+    const char* out_name = "out";  // CANN's name of the result argument (out, gradInput, result)
+    int parameter_count = 0;
+    ParameterDescription parameters[kMaxOperatorParameters] = {};  // in the prototype's order
+    ResultRule result = ResultRule::kElementwise;
+    MeanDivisor mean_divisor = MeanDivisor::kBroadcastElements;
+    const validation::DtypeSupport* dtypes = nullptr;  // CANN's lists per SoC family (validation/dtype_support.h)
+    bool inputs_share_dtype = false;  // CANN requires the inputs of one dtype (no promotion among them)
+    references::ElementReference reference = nullptr;  // the tests' float64 model of one element
+    const char* aten_name = nullptr;  // the aten operator it serves (functional and out= forms), or nullptr
+    AtenResultType aten_result = AtenResultType::kSelf;
     // Where PyTorch decomposes the aten operator into others (CompositeImplicitAutograd, so no kernel of its own
     // stands in for it), or computes its derivative from other operators (no aten backward to serve), the
     // override supplies the derivative: the row giving self's gradient (inputs gradOutput and this row's inputs,
     // the same parameters), and the factor that gives target's from it (-1 for a function of self - target; 0:
     // none, and a call that needs target's gradient keeps PyTorch's autograd). nullptr where PyTorch's autograd
     // is kept.
-    const char* gradient_row;
-    double target_gradient_factor;
-    GetWorkspaceSizeFunction get_workspace_size;
-    RunFunction run;
+    const char* gradient_row = nullptr;
+    double target_gradient_factor = 0;
+    GetWorkspaceSizeFunction get_workspace_size = nullptr;
+    RunFunction run = nullptr;
     int out_dtype_input = -1;  // the input whose dtype out must have (CANN's OP_CHECK_DTYPE_NOT_MATCH), or -1
     bool batch_mean = false;   // reduction 3 scales by 1 / the broadcast shape's first dim (batchmean)
     // CANN's status for a null required tensor: 161001, or the 561103 aclnnBinaryCrossEntropy's op_api returns.
     aclnnStatus null_tensor_status = ACLNN_ERR_PARAM_NULLPTR;
+    CApi c_api = {};
+
+    constexpr OperatorDescription(const CApi& api, const char* snake_name, const char* one_line)
+        : name(snake_name), api_name(api.name), phase1_name(api.phase1_name), summary(one_line),
+          get_workspace_size(api.phase1), run(api.phase2), c_api(api) {}
+
+    // The inputs in the prototype's order, and which is self.
+    constexpr OperatorDescription Inputs(std::initializer_list<InputDescription> list, int self) const {
+        if (static_cast<int>(list.size()) != c_api.tensor_inputs || list.size() > kMaxOperatorInputs)
+            throw "the row's inputs are not the C prototype's tensor arguments";
+        OperatorDescription row = *this;
+        for (const InputDescription& input : list) row.inputs[row.input_count++] = input;
+        row.self_input = self;
+        return row;
+    }
+    constexpr OperatorDescription Out(const char* cann_name) const {
+        OperatorDescription row = *this;
+        row.out_name = cann_name;
+        return row;
+    }
+    // The scalar parameters in the prototype's order, each of the C type its ParameterType names.
+    constexpr OperatorDescription Parameters(std::initializer_list<ParameterDescription> list) const {
+        if (static_cast<int>(list.size()) != c_api.scalar_count || list.size() > kMaxOperatorParameters)
+            throw "the row's parameters are not the C prototype's scalar arguments";
+        OperatorDescription row = *this;
+        for (const ParameterDescription& parameter : list) {
+            if (CTypeOf(parameter.type) != c_api.scalars[row.parameter_count])
+                throw "a parameter's type is not the C prototype's";
+            row.parameters[row.parameter_count++] = parameter;
+        }
+        return row;
+    }
+    constexpr OperatorDescription Result(ResultRule rule, MeanDivisor divisor = MeanDivisor::kBroadcastElements,
+                                         bool batchmean = false) const {
+        OperatorDescription row = *this;
+        row.result = rule;
+        row.mean_divisor = divisor;
+        row.batch_mean = batchmean;
+        return row;
+    }
+    // The dtype lists; one_dtype: the inputs must share a dtype; out_like: the input whose dtype out must have.
+    constexpr OperatorDescription Dtypes(const validation::DtypeSupport* lists, bool one_dtype = false,
+                                         int out_like = -1) const {
+        OperatorDescription row = *this;
+        row.dtypes = lists;
+        row.inputs_share_dtype = one_dtype;
+        row.out_dtype_input = out_like;
+        return row;
+    }
+    constexpr OperatorDescription Reference(references::ElementReference model) const {
+        OperatorDescription row = *this;
+        row.reference = model;
+        return row;
+    }
+    constexpr OperatorDescription Aten(const char* operator_name, AtenResultType result_type) const {
+        OperatorDescription row = *this;
+        row.aten_name = operator_name;
+        row.aten_result = result_type;
+        return row;
+    }
+    constexpr OperatorDescription GradientRow(const char* row_name, double target_factor) const {
+        OperatorDescription row = *this;
+        row.gradient_row = row_name;
+        row.target_gradient_factor = target_factor;
+        return row;
+    }
+    constexpr OperatorDescription NullTensorStatus(aclnnStatus status) const {
+        OperatorDescription row = *this;
+        row.null_tensor_status = status;
+        return row;
+    }
+
+private:
+    static constexpr CScalar CTypeOf(ParameterType type) {
+        switch (type) {
+            case ParameterType::kFloat: return CScalar::kFloat;
+            case ParameterType::kDouble: return CScalar::kDouble;
+            case ParameterType::kBool: return CScalar::kBool;
+            default: return CScalar::kInt64;
+        }
+    }
 };
 
 // Whether the row computes a gradient (every reduction gives an elementwise result, scaled for a mean).
@@ -225,15 +300,6 @@ constexpr InputDescription kPosWeightOptional = {"posWeightOptional", "pos_weigh
 constexpr InputDescription kGradOutputToSelf = {"gradOutput", "grad_output", false, ValueDomain::kGradient,
                                                 InputShape::kToSelf};
 
-// An int64 parameter from its double: values past int64's range (and NaN) are clamped, as no parameter here
-// tells such values apart (a reduction there is out of range, or for SoftMarginLoss a sum, either way).
-inline int64_t Int(double v) {
-    if (!(v > -9.2e18)) return std::numeric_limits<int64_t>::min();
-    if (!(v < 9.2e18)) return std::numeric_limits<int64_t>::max();
-    return static_cast<int64_t>(v);
-}
-inline float Float(double v) { return static_cast<float>(v); }
-
 }  // namespace operator_rows
 
 // Every operator's row, in the order of the build list (CMakeLists.txt's ACLNN_CPU_OPERATORS, from which CMake
@@ -261,9 +327,7 @@ ACLNN_CPU_INTERNAL extern const OperatorTable kOperators;
 ACLNN_CPU_INTERNAL extern const int kOperatorCount;
 
 // Defines the row of the operator `name` (a name in the build list): ACLNN_CPU_OPERATOR_ROW(foo) = {...};
-#define ACLNN_CPU_OPERATOR_ROW(name)                          \
-    extern const OperatorDescription kOperatorRow_##name;    \
-    const OperatorDescription kOperatorRow_##name
+#define ACLNN_CPU_OPERATOR_ROW(name) extern constexpr OperatorDescription kOperatorRow_##name
 
 // The row named `name`, or nullptr.
 inline const OperatorDescription* FindOperator(const char* name) {
@@ -280,7 +344,7 @@ inline bool ReducesTo(const OperatorDescription& row, int64_t reduction) {
 // The reduction value among a call's parameters (the row's order), or 0 (none) where the row has none.
 inline int64_t ReductionValue(const OperatorDescription& row, const double* parameters) {
     const int p = ReductionParameter(row);
-    return p >= 0 ? operator_rows::Int(parameters[p]) : 0;
+    return p >= 0 ? c_api_binding::Int(parameters[p]) : 0;
 }
 
 // Sets the reduction among a call's parameters where the row has one (a row without one is left as it is).

@@ -28,8 +28,6 @@ aclnnStatus Invalid(const char* format, const char* api, const std::string& a, c
     return ACLNN_ERR_PARAM_INVALID;
 }
 
-bool FloatingType(int32_t type) { return ComputableDtype(type) || type == ACL_DOUBLE; }
-
 int32_t PromotedType(const BroadcastOperation& op, const std::vector<int>& inputs) {
     int32_t type = ACL_DT_UNDEFINED;
     bool first = true;
@@ -129,7 +127,7 @@ CheckStep PromotedCastableToOut(std::vector<int> inputs) {
         const int32_t out = op.out.tensor->data_type;
         // CANN's CanCast: a floating type does not cast to an integer type or to bool, nor an integer type to
         // bool.
-        const bool castable = FloatingType(promoted) ? FloatingType(out) || out == ACL_COMPLEX64 ||
+        const bool castable = FloatingDtype(promoted) ? FloatingDtype(out) || out == ACL_COMPLEX64 ||
                                                            out == ACL_COMPLEX128
                                                      : out != ACL_BOOL || promoted == ACL_BOOL;
         if (castable) return ACLNN_SUCCESS;

@@ -59,8 +59,6 @@ int IntegerRank(int32_t type) {
     }
 }
 
-bool Floating(int32_t type) { return ComputableDtype(type) || type == ACL_DOUBLE; }
-
 bool UnsignedWide(int32_t type) { return type == ACL_UINT16 || type == ACL_UINT32 || type == ACL_UINT64; }
 
 }  // namespace
@@ -69,9 +67,9 @@ int32_t PromoteType(int32_t a, int32_t b) {
     if (a == b) return a;
     if (UnsignedWide(a) || UnsignedWide(b)) return ACL_DT_UNDEFINED;
     if (ComputableDtype(a) && ComputableDtype(b)) return PromoteFloatTypes(a, b);
-    if (Floating(a) && Floating(b)) return ACL_DOUBLE;
-    if (Floating(a) && IntegerDtype(b)) return a;
-    if (Floating(b) && IntegerDtype(a)) return b;
+    if (FloatingDtype(a) && FloatingDtype(b)) return ACL_DOUBLE;
+    if (FloatingDtype(a) && IntegerDtype(b)) return a;
+    if (FloatingDtype(b) && IntegerDtype(a)) return b;
     if (IntegerDtype(a) && IntegerDtype(b)) {
         if ((a == ACL_UINT8 && b == ACL_INT8) || (a == ACL_INT8 && b == ACL_UINT8)) return ACL_INT16;
         return IntegerRank(a) >= IntegerRank(b) ? a : b;

@@ -56,6 +56,9 @@ std::string CannDtypeListString(const DtypeList& list);
 // Whether the engine computes with this dtype (FLOAT, FLOAT16, BFLOAT16).
 inline bool ComputableDtype(int32_t type) { return type == ACL_FLOAT || type == ACL_FLOAT16 || type == ACL_BF16; }
 
+// The floating types, DOUBLE included (CANN's IsFloatingType without the complex ones).
+inline bool FloatingDtype(int32_t type) { return ComputableDtype(type) || type == ACL_DOUBLE; }
+
 // The integer dtypes the engine reads (and promotes, as CANN's op_api casts them): BOOL, UINT8, INT8, INT16,
 // INT32, INT64.
 inline bool IntegerDtype(int32_t type) {

@@ -115,12 +115,8 @@ struct BinaryCrossEntropyGrad {
     float mean_coefficient;
 };
 
-kernels::TileKernel ChooseLoss(const kernels::KernelConfig& config, bool fusable) {
-    return kernels::HWY_NAMESPACE::ChooseTileKernel<BinaryCrossEntropy>(config, fusable);
-}
-kernels::TileKernel ChooseGradient(const kernels::KernelConfig& config, bool fusable) {
-    return kernels::HWY_NAMESPACE::ChooseTileKernel<BinaryCrossEntropyGrad>(config, fusable);
-}
+ACLNN_CPU_TILE_KERNEL_CHOOSER(ChooseLoss, BinaryCrossEntropy)
+ACLNN_CPU_TILE_KERNEL_CHOOSER(ChooseGradient, BinaryCrossEntropyGrad)
 
 }  // namespace aclnn_cpu::ops::binary_cross_entropy::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
@@ -132,22 +128,14 @@ HWY_AFTER_NAMESPACE();
 #include "common/error_message.h"
 #include "common/log.h"
 #include "engine/elementwise_operator.h"
-#include "ops/operator_table.h"
+#include "ops/operator_request.h"
 #include "validation/exact_shape_checks.h"
 #include <string>
 
 namespace aclnn_cpu::ops::binary_cross_entropy {
 
-HWY_EXPORT(ChooseLoss);
-HWY_EXPORT(ChooseGradient);
-
-kernels::TileKernel ChooseLossKernel(const kernels::KernelConfig& config, bool fusable) {
-    return HWY_DYNAMIC_DISPATCH(ChooseLoss)(config, fusable);
-}
-
-kernels::TileKernel ChooseGradientKernel(const kernels::KernelConfig& config, bool fusable) {
-    return HWY_DYNAMIC_DISPATCH(ChooseGradient)(config, fusable);
-}
+ACLNN_CPU_DISPATCH_TILE_KERNEL(ChooseLoss)
+ACLNN_CPU_DISPATCH_TILE_KERNEL(ChooseGradient)
 
 }  // namespace aclnn_cpu::ops::binary_cross_entropy
 
@@ -157,10 +145,28 @@ kernels::TileKernel ChooseGradientKernel(const kernels::KernelConfig& config, bo
 // status there is 561103), their dtypes in the SoC's list, weight's in it, one dtype for all, self's shape
 // target's, the reduction; then the arch35 tiling's rule that weight has self's shape. out has self's shape for
 // none, one element for mean and sum.
+namespace aclnn_cpu {
+
+ACLNN_CPU_OPERATOR_ROW(binary_cross_entropy) =
+    OperatorDescription(ACLNN_CPU_C_API(aclnnBinaryCrossEntropy), "binary_cross_entropy",
+                        "-weight * (target * max(log(self), -100) + (1 - target) * max(log(1 - self), -100)); "
+                        "or its mean or sum")
+        .Inputs({{"self", "self", false, ValueDomain::kProbability},
+                 {"target", "target", false, ValueDomain::kProbability, InputShape::kSameAsSelf},
+                 {"weight", "weight", true, ValueDomain::kWeight, InputShape::kSameAsSelf}},
+                0)
+        .Parameters({operator_rows::kReduction})
+        .Result(ResultRule::kLoss)
+        .Dtypes(&validation::kFloatTypesBf16FromAtlasA2, true, 0)
+        .Reference(&references::BinaryCrossEntropy)
+        .Aten("binary_cross_entropy", AtenResultType::kOneDtype)
+        .NullTensorStatus(ACLNN_ERR_INNER_NULLPTR);
+
+}  // namespace aclnn_cpu
+
 namespace {
 
-constexpr const char* kLossPhase1Name = "aclnnBinaryCrossEntropyGetWorkspaceSize";
-constexpr const char* kLossPhase2Name = "aclnnBinaryCrossEntropy";
+const aclnn_cpu::OperatorDescription& kLossRow = aclnn_cpu::kOperatorRow_binary_cross_entropy;
 
 using aclnn_cpu::validation::BroadcastOperation;
 using aclnn_cpu::validation::ValidationState;
@@ -172,7 +178,7 @@ aclnnStatus CheckNotNull(const BroadcastOperation& op, ValidationState&) {
     for (const auto* t : tensors) {
         if (t->tensor != nullptr) continue;
         aclnn_cpu::SetErrorMessage(aclnn_cpu::kAclnnParameterError,
-                                   "%s: Expected a proper Tensor but got null for argument %s.", kLossPhase1Name,
+                                   "%s: Expected a proper Tensor but got null for argument %s.", kLossRow.phase1_name,
                                    t->name);
         return ACLNN_ERR_INNER_NULLPTR;
     }
@@ -185,7 +191,7 @@ aclnnStatus CheckWeightDtype(const aclTensor* weight) {
     const DtypeList& list = SupportedDtypes(kFloatTypesBf16FromAtlasA2);
     if (weight == nullptr || list.Contains(weight->data_type)) return ACLNN_SUCCESS;
     aclnn_cpu::SetErrorMessage(aclnn_cpu::kAclnnParameterError,
-                               "%s: weight dtype %s should be in dtype support list [%s].", kLossPhase1Name,
+                               "%s: weight dtype %s should be in dtype support list [%s].", kLossRow.phase1_name,
                                CannDtypeName(weight->data_type).c_str(), CannDtypeListString(list).c_str());
     return ACLNN_ERR_PARAM_INVALID;
 }
@@ -194,7 +200,7 @@ aclnnStatus CheckWeightDtype(const aclTensor* weight) {
 aclnnStatus CheckWeightShape(const aclTensor* self, const aclTensor* weight) {
     if (weight == nullptr || weight->view_dims == self->view_dims) return ACLNN_SUCCESS;
     aclnn_cpu::SetErrorMessage(aclnn_cpu::kAclnnInnerError, "%s: weight and x should have the same shape.",
-                               kLossPhase1Name);
+                               kLossRow.phase1_name);
     return ACLNN_ERR_INNER_NULLPTR;
 }
 
@@ -207,10 +213,9 @@ aclnnStatus aclnnBinaryCrossEntropyGetWorkspaceSize(const aclTensor* self, const
                                                     uint64_t* workspaceSize, aclOpExecutor** executor) {
     using namespace aclnn_cpu;
     namespace checks = validation::checks;
-    return engine::GuardCBoundary(kLossPhase1Name, [&]() -> aclnnStatus {
-        engine::ElementwiseRequest request(kLossPhase1Name, workspaceSize, executor);
-        request.validation.inputs = {{self, "self"}, {target, "target"}, {weight, "weight", true}};
-        request.validation.out = {out, "out"};
+    return engine::GuardCBoundary(kLossRow.phase1_name, [&]() -> aclnnStatus {
+        engine::ElementwiseRequest request =
+            ops::RequestFor(kLossRow, {self, target, weight}, out, workspaceSize, executor);
         request.validation.out_shape = validation::OutShapeRule::kOneElement;
         request.validation.steps = {
             &CheckNotNull,
@@ -226,7 +231,7 @@ aclnnStatus aclnnBinaryCrossEntropyGetWorkspaceSize(const aclTensor* self, const
             checks::Custom([=] {
                 // CANN only warns here: a reduced loss is written into any one-element out.
                 if (reduction != 0 && !out->view_dims.empty())
-                    Log(LogLevel::kWarning, "%s: Reduction is %lld, out shape must [1].", kLossPhase1Name,
+                    Log(LogLevel::kWarning, "%s: Reduction is %lld, out shape must [1].", kLossRow.phase1_name,
                         static_cast<long long>(reduction));
                 return CheckWeightShape(self, weight);
             }),
@@ -240,11 +245,11 @@ aclnnStatus aclnnBinaryCrossEntropyGetWorkspaceSize(const aclTensor* self, const
             const auto choose = &ops::binary_cross_entropy::ChooseLossKernel;
             const int64_t count = engine::ElementCount(validated.broadcast_shape);
             if (reduction != 1 || count == 0)  // a mean of nothing is NaN, as CANN fills it
-                return engine::ReducedLoss(kLossPhase2Name, choose, reduction, engine::MeanRule::kTimesReciprocal,
+                return engine::ReducedLoss(choose, reduction, engine::MeanRule::kTimesReciprocal,
                                            kernels::FunctorParameters::Of(kernels::ScaleParameters{1.0f}));
             // CANN's mean multiplies every loss by meanVar = (float)(1.0 / N) before the sum.
             const kernels::ScaleParameters mean_var{static_cast<float>(1.0 / static_cast<double>(count))};
-            return engine::ReducedLoss(kLossPhase2Name, choose, 2, engine::MeanRule::kNone,
+            return engine::ReducedLoss(choose, 2, engine::MeanRule::kNone,
                                        kernels::FunctorParameters::Of(mean_var));
         };
         return engine::PlanElementwiseOperator(request);
@@ -253,29 +258,10 @@ aclnnStatus aclnnBinaryCrossEntropyGetWorkspaceSize(const aclTensor* self, const
 
 aclnnStatus aclnnBinaryCrossEntropy(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
                                     aclrtStream stream) {
-    return aclnn_cpu::engine::RunElementwiseOperator(workspace, workspaceSize, executor, stream, kLossPhase2Name);
+    return aclnn_cpu::ops::Run(kLossRow, workspace, workspaceSize, executor, stream);
 }
 
 }  // extern "C"
-
-// The operator's row of the table every layer above the C API reads (ops/operator_table.h).
-namespace aclnn_cpu {
-
-ACLNN_CPU_OPERATOR_ROW(binary_cross_entropy) = {"binary_cross_entropy", "aclnnBinaryCrossEntropy",
-    "-weight * (target * max(log(self), -100) + (1 - target) * max(log(1 - self), -100)); or its mean or sum",
-    3, {{"self", "self", false, ValueDomain::kProbability},
-        {"target", "target", false, ValueDomain::kProbability, InputShape::kSameAsSelf},
-        {"weight", "weight", true, ValueDomain::kWeight, InputShape::kSameAsSelf}}, 0,
-    1, {operator_rows::kReduction},
-    ResultRule::kLoss, MeanDivisor::kBroadcastElements, &validation::kFloatTypesBf16FromAtlasA2, true,
-    &references::BinaryCrossEntropy, "binary_cross_entropy", AtenResultType::kOneDtype, nullptr, 0,
-    [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
-        return aclnnBinaryCrossEntropyGetWorkspaceSize(in[0], in[1], in[2], operator_rows::Int(p[0]), out, size,
-                                                       executor);
-    },
-    aclnnBinaryCrossEntropy, 0, false, ACLNN_ERR_INNER_NULLPTR};
-
-}  // namespace aclnn_cpu
 
 // ---- aclnnBinaryCrossEntropyBackward ----------------------------------------------------------------------------
 // aclnnBinaryCrossEntropyBackward on the elementwise engine, in the order of CANN's op_api (ops-nn
@@ -283,10 +269,27 @@ ACLNN_CPU_OPERATOR_ROW(binary_cross_entropy) = {"binary_cross_entropy", "aclnnBi
 // CANN's template checks), every dtype in the SoC's list, the storage formats, the shapes (out self's; target,
 // weightOptional and gradOutput broadcast to exactly self's), the reduction. All inputs are promoted together;
 // the mean multiplies by 1.0f / numel(self), after the weight.
+namespace aclnn_cpu {
+
+ACLNN_CPU_OPERATOR_ROW(binary_cross_entropy_backward) =
+    OperatorDescription(ACLNN_CPU_C_API(aclnnBinaryCrossEntropyBackward), "binary_cross_entropy_backward",
+                        "gradOutput * (self - target) / max((1 - self) * self, 1e-12) * weight, "
+                        "times 1/numel(self) for mean")
+        .Inputs({operator_rows::kGradOutputToSelf, {"self", "self", false, ValueDomain::kProbability},
+                 {"target", "target", false, ValueDomain::kProbability, InputShape::kToSelf},
+                 operator_rows::kWeightOptional},
+                1)
+        .Parameters({operator_rows::kReduction})
+        .Result(ResultRule::kGradient, MeanDivisor::kSelfElements)
+        .Dtypes(&validation::kHalfFirstTypesBf16FromAtlasA2)
+        .Reference(&references::BinaryCrossEntropyGrad)
+        .Aten("binary_cross_entropy_backward", AtenResultType::kOneDtype);
+
+}  // namespace aclnn_cpu
+
 namespace {
 
-constexpr const char* kGradientPhase1Name = "aclnnBinaryCrossEntropyBackwardGetWorkspaceSize";
-constexpr const char* kGradientPhase2Name = "aclnnBinaryCrossEntropyBackward";
+const aclnn_cpu::OperatorDescription& kGradientRow = aclnn_cpu::kOperatorRow_binary_cross_entropy_backward;
 // CANN's CHECK_RET(selfShape == broadcastShape) logs its condition.
 constexpr const char* kShapeMismatch = "check selfShape == broadcastShape failed.";
 
@@ -300,12 +303,9 @@ aclnnStatus aclnnBinaryCrossEntropyBackwardGetWorkspaceSize(const aclTensor* gra
                                                             aclOpExecutor** executor) {
     using namespace aclnn_cpu;
     namespace checks = validation::checks;
-    return engine::GuardCBoundary(kGradientPhase1Name, [&]() -> aclnnStatus {
-        engine::ElementwiseRequest request(kGradientPhase1Name, workspaceSize, executor);
-        request.validation.inputs = {
-            {gradOutput, "gradOutput"}, {self, "self"}, {target, "target"}, {weightOptional, "weightOptional", true}};
-        request.validation.out = {out, "out"};
-        request.validation.dtypes = &validation::kHalfFirstTypesBf16FromAtlasA2;
+    return engine::GuardCBoundary(kGradientRow.phase1_name, [&]() -> aclnnStatus {
+        engine::ElementwiseRequest request =
+            ops::RequestFor(kGradientRow, {gradOutput, self, target, weightOptional}, out, workspaceSize, executor);
         request.validation.steps = {
             checks::NullTensors(),
             checks::Ranks({checks::kOut}),  // CANN's template skips its const arguments
@@ -324,7 +324,6 @@ aclnnStatus aclnnBinaryCrossEntropyBackwardGetWorkspaceSize(const aclTensor* gra
         };
         request.describe = [reduction, self](const validation::ValidatedOperation&) {
             engine::ElementwiseDescription description;
-            description.phase2_name = kGradientPhase2Name;
             description.choose_kernel = &ops::binary_cross_entropy::ChooseGradientKernel;
             // CANN's tiling: 1.0f / (float)numel(out), out of self's shape.
             const int64_t count = engine::ViewElementCount(*self);
@@ -338,29 +337,9 @@ aclnnStatus aclnnBinaryCrossEntropyBackwardGetWorkspaceSize(const aclTensor* gra
 
 aclnnStatus aclnnBinaryCrossEntropyBackward(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
                                             const aclrtStream stream) {
-    return aclnn_cpu::engine::RunElementwiseOperator(workspace, workspaceSize, executor, stream, kGradientPhase2Name);
+    return aclnn_cpu::ops::Run(kGradientRow, workspace, workspaceSize, executor, stream);
 }
 
 }  // extern "C"
-
-// The operator's row of the table every layer above the C API reads (ops/operator_table.h).
-namespace aclnn_cpu {
-
-ACLNN_CPU_OPERATOR_ROW(binary_cross_entropy_backward) = {
-    "binary_cross_entropy_backward", "aclnnBinaryCrossEntropyBackward",
-    "gradOutput * (self - target) / max((1 - self) * self, 1e-12) * weight, times 1/numel(self) for mean",
-    4, {operator_rows::kGradOutputToSelf, {"self", "self", false, ValueDomain::kProbability},
-        {"target", "target", false, ValueDomain::kProbability, InputShape::kToSelf},
-        operator_rows::kWeightOptional}, 1,
-    1, {operator_rows::kReduction},
-    ResultRule::kGradient, MeanDivisor::kSelfElements, &validation::kHalfFirstTypesBf16FromAtlasA2, false,
-    &references::BinaryCrossEntropyGrad, "binary_cross_entropy_backward", AtenResultType::kOneDtype, nullptr, 0,
-    [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
-        return aclnnBinaryCrossEntropyBackwardGetWorkspaceSize(in[0], in[1], in[2], in[3], operator_rows::Int(p[0]),
-                                                               out, size, executor);
-    },
-    aclnnBinaryCrossEntropyBackward};
-
-}  // namespace aclnn_cpu
 
 #endif  // HWY_ONCE

@@ -1,6 +1,6 @@
 // The functors of the binary cross-entropy losses on logits: CANN's arch35 DAGs (ops-nn
 // loss/sigmoid_cross_entropy_with_logits_v2, loss/sigmoid_cross_entropy_with_logits_grad_v2) evaluated to their
-// true value, for the engine's tile loops (bce_with_logits_kernels.cpp) and the exhaustive check of their
+// true value, for the engine's tile loops (binary_cross_entropy_with_logits.cpp) and the exhaustive check of their
 // arithmetic (tests/exhaustive), compiled once per SIMD target.
 
 // Include guard toggled per target, as Highway's per-target headers require.

@@ -53,7 +53,7 @@ kernels::TileKernel ChooseWeightedGradientKernel(const kernels::KernelConfig& co
 #include "common/error_message.h"
 #include "common/log.h"
 #include "engine/elementwise_operator.h"
-#include "ops/operator_table.h"
+#include "ops/operator_request.h"
 #include "validation/exact_shape_checks.h"
 #include <algorithm>
 
@@ -63,10 +63,28 @@ kernels::TileKernel ChooseWeightedGradientKernel(const kernels::KernelConfig& co
 // out in the SoC's list, out's dtype target's, the reduction, the ranks, self's shape target's, the optional
 // weights broadcast to it; out of self's shape for none, one element otherwise (a mean or sum of the fp32
 // losses, then cast to out's dtype).
+namespace aclnn_cpu {
+
+ACLNN_CPU_OPERATOR_ROW(binary_cross_entropy_with_logits) =
+    OperatorDescription(ACLNN_CPU_C_API(aclnnBinaryCrossEntropyWithLogits), "binary_cross_entropy_with_logits",
+                        "weight * ((1 - target) * self - (1 + (posWeight - 1) * target) * log(sigmoid(self))); "
+                        "or its mean or sum")
+        .Inputs({operator_rows::kSelf, operator_rows::kProbabilityTarget,
+                 NamedInMessages(operator_rows::kWeightOptional, "weight"),
+                 NamedInMessages(operator_rows::kPosWeightOptional, "posWeight")},
+                0)
+        .Parameters({operator_rows::kReduction})
+        .Result(ResultRule::kLoss)
+        .Dtypes(&validation::kHalfFirstTypesBf16FromAtlasA2, false, 1)
+        .Reference(&references::BinaryCrossEntropyWithLogits)
+        .Aten("binary_cross_entropy_with_logits", AtenResultType::kTarget)
+        .GradientRow("binary_cross_entropy_with_logits_backward", 0);
+
+}  // namespace aclnn_cpu
+
 namespace {
 
-constexpr const char* kLossPhase1Name = "aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize";
-constexpr const char* kLossPhase2Name = "aclnnBinaryCrossEntropyWithLogits";
+const aclnn_cpu::OperatorDescription& kLossRow = aclnn_cpu::kOperatorRow_binary_cross_entropy_with_logits;
 
 }  // namespace
 
@@ -80,17 +98,12 @@ aclnnStatus aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize(const aclTensor* s
     using namespace aclnn_cpu;
     namespace checks = validation::checks;
     namespace bce = ops::binary_cross_entropy_with_logits;
-    return engine::GuardCBoundary(kLossPhase1Name, [&]() -> aclnnStatus {
-        engine::ElementwiseRequest request(kLossPhase1Name, workspaceSize, executor);
-        request.validation.inputs = {{self, "self"},
-                                     {target, "target"},
-                                     {weightOptional, "weight", true},
-                                     {posWeightOptional, "posWeight", true}};
-        request.validation.out = {out, "out"};
+    return engine::GuardCBoundary(kLossRow.phase1_name, [&]() -> aclnnStatus {
+        engine::ElementwiseRequest request =
+            ops::RequestFor(kLossRow, {self, target, weightOptional, posWeightOptional}, out, workspaceSize, executor);
         request.validation.out_shape = validation::OutShapeRule::kOneElement;
         // The forward's op_api tests a SocVersion range (Ascend910B to Ascend910E) for BFLOAT16: the family rule but
         // for Ascend910E and Ascend 350 (docs/compatibility.md).
-        request.validation.dtypes = &validation::kHalfFirstTypesBf16FromAtlasA2;
         request.validation.steps = {
             checks::NullTensors(),
             checks::DtypesInList({0, 1, checks::kOut}),
@@ -98,7 +111,7 @@ aclnnStatus aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize(const aclTensor* s
             checks::Custom([=] {
                 // CANN only warns here: a reduced loss is written into any one-element out.
                 if (reduction != 0 && !out->view_dims.empty())
-                    Log(LogLevel::kWarning, "%s: Reduction is %lld, out shape must be [1].", kLossPhase1Name,
+                    Log(LogLevel::kWarning, "%s: Reduction is %lld, out shape must be [1].", kLossRow.phase1_name,
                         static_cast<long long>(reduction));
                 return ACLNN_SUCCESS;
             }),
@@ -117,8 +130,7 @@ aclnnStatus aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize(const aclTensor* s
         };
         const bool weighted = weightOptional != nullptr || posWeightOptional != nullptr;
         request.describe = [reduction, weighted](const validation::ValidatedOperation&) {
-            return engine::ReducedLoss(kLossPhase2Name,
-                                       weighted ? &bce::ChooseWeightedLossKernel : &bce::ChooseLossKernel, reduction,
+            return engine::ReducedLoss(weighted ? &bce::ChooseWeightedLossKernel : &bce::ChooseLossKernel, reduction,
                                        engine::MeanRule::kTimesReciprocal);
         };
         return engine::PlanElementwiseOperator(request);
@@ -127,30 +139,10 @@ aclnnStatus aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize(const aclTensor* s
 
 aclnnStatus aclnnBinaryCrossEntropyWithLogits(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
                                               const aclrtStream stream) {
-    return aclnn_cpu::engine::RunElementwiseOperator(workspace, workspaceSize, executor, stream, kLossPhase2Name);
+    return aclnn_cpu::ops::Run(kLossRow, workspace, workspaceSize, executor, stream);
 }
 
 }  // extern "C"
-
-// The operator's row of the table every layer above the C API reads (ops/operator_table.h).
-namespace aclnn_cpu {
-
-ACLNN_CPU_OPERATOR_ROW(binary_cross_entropy_with_logits) = {
-    "binary_cross_entropy_with_logits", "aclnnBinaryCrossEntropyWithLogits",
-    "weight * ((1 - target) * self - (1 + (posWeight - 1) * target) * log(sigmoid(self))); or its mean or sum",
-    4, {operator_rows::kSelf, operator_rows::kProbabilityTarget, operator_rows::kWeightOptional,
-        operator_rows::kPosWeightOptional}, 0,
-    1, {operator_rows::kReduction},
-    ResultRule::kLoss, MeanDivisor::kBroadcastElements, &validation::kHalfFirstTypesBf16FromAtlasA2, false,
-    &references::BinaryCrossEntropyWithLogits, "binary_cross_entropy_with_logits", AtenResultType::kTarget,
-    "binary_cross_entropy_with_logits_backward", 0,
-    [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
-        return aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize(in[0], in[1], in[2], in[3], operator_rows::Int(p[0]),
-                                                                 out, size, executor);
-    },
-    aclnnBinaryCrossEntropyWithLogits, 1};
-
-}  // namespace aclnn_cpu
 
 // ---- aclnnBinaryCrossEntropyWithLogitsBackward ------------------------------------------------------------------
 // aclnnBinaryCrossEntropyWithLogitsBackward on the elementwise engine, in the order of CANN's op_api (ops-nn
@@ -158,10 +150,27 @@ ACLNN_CPU_OPERATOR_ROW(binary_cross_entropy_with_logits) = {
 // out's rank (the only one CANN's template checks), every tensor's dtype in the SoC's list, out's dtype target's,
 // the storage formats, the shapes (self, target and out equal; gradOutput and the optional weights broadcast to
 // self), the reduction. The mean multiplies by 1 / numel(self) in fp32, after everything else.
+namespace aclnn_cpu {
+
+ACLNN_CPU_OPERATOR_ROW(binary_cross_entropy_with_logits_backward) =
+    OperatorDescription(ACLNN_CPU_C_API(aclnnBinaryCrossEntropyWithLogitsBackward),
+                        "binary_cross_entropy_with_logits_backward",
+                        "gradOutput * weight * ((1 + posWeight * target - target) * sigmoid(self) - "
+                        "posWeight * target), divided by numel(self) for mean")
+        .Inputs({operator_rows::kGradOutputToSelf, operator_rows::kSelf, operator_rows::kProbabilityTarget,
+                 operator_rows::kWeightOptional, operator_rows::kPosWeightOptional},
+                1)
+        .Parameters({operator_rows::kReduction})
+        .Result(ResultRule::kGradient, MeanDivisor::kSelfElements)
+        .Dtypes(&validation::kHalfFirstTypesBf16FromAtlasA2, false, 2)
+        .Reference(&references::BinaryCrossEntropyWithLogitsGrad);
+
+}  // namespace aclnn_cpu
+
 namespace {
 
-constexpr const char* kGradientPhase1Name = "aclnnBinaryCrossEntropyWithLogitsBackwardGetWorkspaceSize";
-constexpr const char* kGradientPhase2Name = "aclnnBinaryCrossEntropyWithLogitsBackward";
+const aclnn_cpu::OperatorDescription& kGradientRow =
+    aclnn_cpu::kOperatorRow_binary_cross_entropy_with_logits_backward;
 // CANN's CHECK_RET(selfShape == broadcastShape) logs its condition.
 constexpr const char* kShapeMismatch = "check selfShape == broadcastShape failed.";
 
@@ -170,7 +179,7 @@ constexpr const char* kShapeMismatch = "check selfShape == broadcastShape failed
 aclnnStatus CheckOutRank(const aclTensor* out) {
     if (out->view_dims.size() <= 8) return ACLNN_SUCCESS;
     aclnn_cpu::SetErrorMessage(aclnn_cpu::kAclnnParameterError, "%s: The t tensor cannot be larger than 8 dimensions.",
-                               kGradientPhase1Name);
+                               kGradientRow.phase1_name);
     return ACLNN_ERR_PARAM_INVALID;
 }
 
@@ -185,15 +194,10 @@ aclnnStatus aclnnBinaryCrossEntropyWithLogitsBackwardGetWorkspaceSize(
     using namespace aclnn_cpu;
     namespace checks = validation::checks;
     namespace bce = ops::binary_cross_entropy_with_logits;
-    return engine::GuardCBoundary(kGradientPhase1Name, [&]() -> aclnnStatus {
-        engine::ElementwiseRequest request(kGradientPhase1Name, workspaceSize, executor);
-        request.validation.inputs = {{gradOutput, "gradOutput"},
-                                     {self, "self"},
-                                     {target, "target"},
-                                     {weightOptional, "weightOptional", true},
-                                     {posWeightOptional, "posWeightOptional", true}};
-        request.validation.out = {out, "out"};
-        request.validation.dtypes = &validation::kHalfFirstTypesBf16FromAtlasA2;
+    return engine::GuardCBoundary(kGradientRow.phase1_name, [&]() -> aclnnStatus {
+        engine::ElementwiseRequest request =
+            ops::RequestFor(kGradientRow, {gradOutput, self, target, weightOptional, posWeightOptional}, out,
+                            workspaceSize, executor);
         request.validation.steps = {
             checks::NullTensors(),
             checks::Custom([=] { return CheckOutRank(out); }),
@@ -214,7 +218,6 @@ aclnnStatus aclnnBinaryCrossEntropyWithLogitsBackwardGetWorkspaceSize(
         const bool weighted = weightOptional != nullptr || posWeightOptional != nullptr;
         request.describe = [reduction, self, weighted](const validation::ValidatedOperation&) {
             engine::ElementwiseDescription description;
-            description.phase2_name = kGradientPhase2Name;
             description.choose_kernel = weighted ? &bce::ChooseWeightedGradientKernel : &bce::ChooseGradientKernel;
             // CANN's tiling: 1.0f / max(1.0f, (float)numel(self)), in fp32.
             const float count = static_cast<float>(engine::ViewElementCount(*self));
@@ -228,30 +231,9 @@ aclnnStatus aclnnBinaryCrossEntropyWithLogitsBackwardGetWorkspaceSize(
 
 aclnnStatus aclnnBinaryCrossEntropyWithLogitsBackward(void* workspace, uint64_t workspaceSize,
                                                       aclOpExecutor* executor, const aclrtStream stream) {
-    return aclnn_cpu::engine::RunElementwiseOperator(workspace, workspaceSize, executor, stream, kGradientPhase2Name);
+    return aclnn_cpu::ops::Run(kGradientRow, workspace, workspaceSize, executor, stream);
 }
 
 }  // extern "C"
-
-// The operator's row of the table every layer above the C API reads (ops/operator_table.h).
-namespace aclnn_cpu {
-
-ACLNN_CPU_OPERATOR_ROW(binary_cross_entropy_with_logits_backward) = {
-    "binary_cross_entropy_with_logits_backward", "aclnnBinaryCrossEntropyWithLogitsBackward",
-    "gradOutput * weight * ((1 + posWeight * target - target) * sigmoid(self) - posWeight * target), divided by "
-    "numel(self) for mean",
-    5, {operator_rows::kGradOutputToSelf, operator_rows::kSelf, operator_rows::kProbabilityTarget,
-        operator_rows::kWeightOptional, operator_rows::kPosWeightOptional}, 1,
-    1, {operator_rows::kReduction},
-    ResultRule::kGradient, MeanDivisor::kSelfElements, &validation::kHalfFirstTypesBf16FromAtlasA2, false,
-    &references::BinaryCrossEntropyWithLogitsGrad, nullptr, AtenResultType::kSelf, nullptr, 0,
-    [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
-        return aclnnBinaryCrossEntropyWithLogitsBackwardGetWorkspaceSize(in[0], in[1], in[2], in[3], in[4],
-                                                                         operator_rows::Int(p[0]), out, size,
-                                                                         executor);
-    },
-    aclnnBinaryCrossEntropyWithLogitsBackward, 2};
-
-}  // namespace aclnn_cpu
 
 #endif  // HWY_ONCE

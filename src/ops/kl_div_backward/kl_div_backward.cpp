@@ -33,12 +33,8 @@ struct KlDivGrad {
     float coefficient;
 };
 
-kernels::TileKernel ChooseGradient(const kernels::KernelConfig& config, bool fusable) {
-    return kernels::HWY_NAMESPACE::ChooseTileKernel<KlDivGrad<false>>(config, fusable);
-}
-kernels::TileKernel ChooseLogTargetGradient(const kernels::KernelConfig& config, bool fusable) {
-    return kernels::HWY_NAMESPACE::ChooseTileKernel<KlDivGrad<true>>(config, fusable);
-}
+ACLNN_CPU_TILE_KERNEL_CHOOSER(ChooseGradient, KlDivGrad<false>)
+ACLNN_CPU_TILE_KERNEL_CHOOSER(ChooseLogTargetGradient, KlDivGrad<true>)
 kernels::ColumnSumKernel ChooseGradientColumnSums(const kernels::KernelConfig& config, bool fusable) {
     return kernels::HWY_NAMESPACE::ChooseColumnSumKernel<KlDivGrad<false>>(config, fusable);
 }
@@ -54,7 +50,7 @@ HWY_AFTER_NAMESPACE();
 #include "aclnnop/aclnn_kl_div_backward.h"
 #include "common/error_message.h"
 #include "engine/elementwise_operator.h"
-#include "ops/operator_table.h"
+#include "ops/operator_request.h"
 #include "validation/tensor_checks.h"
 #include <string>
 #include <vector>
@@ -99,10 +95,28 @@ kernels::ColumnSumKernelChooser GradientColumnSumKernelChooser(bool log_target) 
 // batch mean over its first dim, anything else none (or sum: the same here). Where target enlarges self's shape,
 // the gradient over the broadcast shape is summed back to self's (CANN's ReduceSum over the dims self
 // broadcasts in, with a self that is not empty; an empty broadcast shape sums nothing: zeros).
+namespace aclnn_cpu {
+
+ACLNN_CPU_OPERATOR_ROW(kl_div_backward) =
+    OperatorDescription(ACLNN_CPU_C_API(aclnnKlDivBackward), "kl_div_backward",
+                        "-(target * gradOutput), or -(exp(target) * gradOutput) with logTarget; divided by N for "
+                        "mean, by the first dim for batchmean (reduction 3)")
+        // self gives the shape only: the gradient does not depend on its values (CANN's kernel binds it as an
+        // unused placeholder), so it is not read.
+        .Inputs({{"gradOutput", "grad_output", false, ValueDomain::kGradient, InputShape::kToBroadcast},
+                 {"self", "self", false, ValueDomain::kReal, InputShape::kBroadcast, false},
+                 {"target", "target", false, ValueDomain::kProbability}},
+                1)
+        .Parameters({operator_rows::kAnyReduction, operator_rows::kLogTarget})
+        .Result(ResultRule::kGradientOfSelf, MeanDivisor::kBroadcastElements, true)
+        .Dtypes(&validation::kFloatTypesBf16FromAtlasA2)
+        .Reference(&references::KlDivGrad);
+
+}  // namespace aclnn_cpu
+
 namespace {
 
-constexpr const char* kPhase1Name = "aclnnKlDivBackwardGetWorkspaceSize";
-constexpr const char* kPhase2Name = "aclnnKlDivBackward";
+const aclnn_cpu::OperatorDescription& kRow = aclnn_cpu::kOperatorRow_kl_div_backward;
 constexpr int kGradOutput = 0, kSelf = 1, kTarget = 2;
 
 using aclnn_cpu::validation::BroadcastOperation;
@@ -110,7 +124,7 @@ using aclnn_cpu::validation::CannShapeString;
 using aclnn_cpu::validation::ValidationState;
 
 aclnnStatus Invalid(const std::string& format, const std::string& a, const std::string& b) {
-    aclnn_cpu::SetErrorMessage(aclnn_cpu::kAclnnParameterError, ("%s: " + format).c_str(), kPhase1Name, a.c_str(),
+    aclnn_cpu::SetErrorMessage(aclnn_cpu::kAclnnParameterError, ("%s: " + format).c_str(), kRow.phase1_name, a.c_str(),
                                b.c_str());
     return ACLNN_ERR_PARAM_INVALID;
 }
@@ -121,7 +135,7 @@ aclnnStatus CheckNotNull(const BroadcastOperation& op, ValidationState&) {
     for (int k = 0; k < 4; ++k) {
         if (tensors[k] != nullptr) continue;
         aclnn_cpu::SetErrorMessage(aclnn_cpu::kAclnnParameterError,
-                                   "%s: Expected a proper Tensor but got null for argument t%d.", kPhase1Name, k);
+                                   "%s: Expected a proper Tensor but got null for argument t%d.", kRow.phase1_name, k);
         return ACLNN_ERR_PARAM_NULLPTR;
     }
     return ACLNN_SUCCESS;
@@ -137,7 +151,7 @@ aclnnStatus CheckShapes(const BroadcastOperation& op, ValidationState&) {
     if (!aclnn_cpu::validation::BroadcastShapes(self, target, &shape, &conflict)) {
         aclnn_cpu::SetErrorMessage(aclnn_cpu::kAclnnParameterError,
                                    "%s: The size of tensor self %s must match the size of tensor target %s.",
-                                   kPhase1Name, CannShapeString(self).c_str(), CannShapeString(target).c_str());
+                                   kRow.phase1_name, CannShapeString(self).c_str(), CannShapeString(target).c_str());
         return ACLNN_ERR_PARAM_INVALID;
     }
     if (!aclnn_cpu::validation::BroadcastShapes(grad, shape, &grad_shape, &conflict) || grad_shape != shape)
@@ -147,7 +161,8 @@ aclnnStatus CheckShapes(const BroadcastOperation& op, ValidationState&) {
     if (self != out) {
         aclnn_cpu::SetErrorMessage(
             aclnn_cpu::kAclnnParameterError,
-            "%s: Expected tensor for self to have same size as tensor for out, but %s does not equal %s.", kPhase1Name,
+            "%s: Expected tensor for self to have same size as tensor for out, but %s does not equal %s.",
+            kRow.phase1_name,
             CannShapeString(self).c_str(), CannShapeString(out).c_str());
         return ACLNN_ERR_PARAM_INVALID;
     }
@@ -163,12 +178,9 @@ aclnnStatus aclnnKlDivBackwardGetWorkspaceSize(const aclTensor* gradOutput, cons
                                                aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
     using namespace aclnn_cpu;
     namespace checks = validation::checks;
-    return engine::GuardCBoundary(kPhase1Name, [&]() -> aclnnStatus {
-        engine::ElementwiseRequest request(kPhase1Name, workspaceSize, executor);
-        // self gives the shape only: the gradient does not depend on its values (CANN's kernel binds it as an
-        // unused placeholder), so it is not read (the table's row says so too: values_read).
-        request.validation.inputs = {{gradOutput, "gradOutput"}, {self, "self", false, true}, {target, "target"}};
-        request.validation.out = {out, "out"};
+    return engine::GuardCBoundary(kRow.phase1_name, [&]() -> aclnnStatus {
+        engine::ElementwiseRequest request =
+            ops::RequestFor(kRow, {gradOutput, self, target}, out, workspaceSize, executor);
         request.validation.steps = {
             &CheckNotNull,
             checks::PromotedCastableToOut({kSelf}),
@@ -181,7 +193,6 @@ aclnnStatus aclnnKlDivBackwardGetWorkspaceSize(const aclTensor* gradOutput, cons
         };
         request.describe = [reduction, logTarget](const validation::ValidatedOperation& validated) {
             engine::ElementwiseDescription description;
-            description.phase2_name = kPhase2Name;
             description.choose_kernel = ops::kl_div_backward::GradientKernelChooser(logTarget);
             // CANN's tiling: (float)(1.0 / (double)N), N the broadcast shape's count (mean) or its first dim
             // (batchmean; a 0-d shape counts as [1]).
@@ -203,29 +214,9 @@ aclnnStatus aclnnKlDivBackwardGetWorkspaceSize(const aclTensor* gradOutput, cons
 
 aclnnStatus aclnnKlDivBackward(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
                                aclrtStream stream) {
-    return aclnn_cpu::engine::RunElementwiseOperator(workspace, workspaceSize, executor, stream, kPhase2Name);
+    return aclnn_cpu::ops::Run(kRow, workspace, workspaceSize, executor, stream);
 }
 
 }  // extern "C"
-
-// The operator's row of the table every layer above the C API reads (ops/operator_table.h).
-namespace aclnn_cpu {
-
-ACLNN_CPU_OPERATOR_ROW(kl_div_backward) = {"kl_div_backward", "aclnnKlDivBackward",
-    "-(target * gradOutput), or -(exp(target) * gradOutput) with logTarget; divided by N for mean, by the first "
-    "dim for batchmean (reduction 3)",
-    3, {{"gradOutput", "grad_output", false, ValueDomain::kGradient, InputShape::kToBroadcast},
-        {"self", "self", false, ValueDomain::kReal, InputShape::kBroadcast, false},
-        {"target", "target", false, ValueDomain::kProbability}}, 1,
-    2, {operator_rows::kAnyReduction, operator_rows::kLogTarget},
-    ResultRule::kGradientOfSelf, MeanDivisor::kBroadcastElements, &validation::kFloatTypesBf16FromAtlasA2, false,
-    &references::KlDivGrad, nullptr, AtenResultType::kSelf, nullptr, 0,
-    [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
-        return aclnnKlDivBackwardGetWorkspaceSize(in[0], in[1], in[2], operator_rows::Int(p[0]), p[1] != 0.0, out,
-                                                  size, executor);
-    },
-    aclnnKlDivBackward, -1, true};
-
-}  // namespace aclnn_cpu
 
 #endif  // HWY_ONCE

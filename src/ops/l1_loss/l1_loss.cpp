@@ -41,12 +41,8 @@ struct L1LossGrad {
     }
 };
 
-kernels::TileKernel ChooseLoss(const kernels::KernelConfig& config, bool fusable) {
-    return kernels::HWY_NAMESPACE::ChooseTileKernel<L1Loss>(config, fusable);
-}
-kernels::TileKernel ChooseGradient(const kernels::KernelConfig& config, bool fusable) {
-    return kernels::HWY_NAMESPACE::ChooseTileKernel<L1LossGrad>(config, fusable);
-}
+ACLNN_CPU_TILE_KERNEL_CHOOSER(ChooseLoss, L1Loss)
+ACLNN_CPU_TILE_KERNEL_CHOOSER(ChooseGradient, L1LossGrad)
 
 }  // namespace aclnn_cpu::ops::l1_loss::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
@@ -57,19 +53,12 @@ HWY_AFTER_NAMESPACE();
 #include "aclnnop/aclnn_l1_loss_backward.h"
 #include "common/error_message.h"
 #include "engine/elementwise_operator.h"
-#include "ops/operator_table.h"
+#include "ops/operator_request.h"
 
 namespace aclnn_cpu::ops::l1_loss {
 
-HWY_EXPORT(ChooseLoss);
-HWY_EXPORT(ChooseGradient);
-
-kernels::TileKernel ChooseLossKernel(const kernels::KernelConfig& config, bool fusable) {
-    return HWY_DYNAMIC_DISPATCH(ChooseLoss)(config, fusable);
-}
-kernels::TileKernel ChooseGradientKernel(const kernels::KernelConfig& config, bool fusable) {
-    return HWY_DYNAMIC_DISPATCH(ChooseGradient)(config, fusable);
-}
+ACLNN_CPU_DISPATCH_TILE_KERNEL(ChooseLoss)
+ACLNN_CPU_DISPATCH_TILE_KERNEL(ChooseGradient)
 
 void IntegerLoss(const int64_t* const* inputs, int64_t count, int64_t* results) {
     // No restrict: out may be an input's very view (in place), each element read before it is written.
@@ -93,35 +82,49 @@ void IntegerLoss(const int64_t* const* inputs, int64_t count, int64_t* results) 
 // SoC's list and castable to out's, the ranks, the broadcast, out's shape (the broadcast shape for none, 0-d
 // otherwise). An integer input is read in the promote type; an INT64 promote type computes in int64, as CANN's
 // Sub, Abs and ReduceSum do.
+namespace aclnn_cpu {
 namespace {
 
-constexpr const char* kLossPhase1Name = "aclnnL1LossGetWorkspaceSize";
-constexpr const char* kLossPhase2Name = "aclnnL1Loss";
-
 // CANN's lists (GetDtypeSupportListV2's two): INT64 besides the floating types.
-constexpr aclnn_cpu::validation::DtypeSupport kL1LossDtypes = {
+constexpr validation::DtypeSupport kL1LossDtypes = {
     {{ACL_FLOAT, ACL_FLOAT16, ACL_INT64, ACL_BF16}, 4}, {{ACL_FLOAT, ACL_FLOAT16, ACL_INT64, 0}, 3}};
 
-bool Floating(const aclTensor* t) {
-    return t->data_type == ACL_FLOAT || t->data_type == ACL_FLOAT16 || t->data_type == ACL_BF16 ||
-           t->data_type == ACL_DOUBLE;
-}
+}  // namespace
+
+ACLNN_CPU_OPERATOR_ROW(l1_loss) =
+    OperatorDescription(ACLNN_CPU_C_API(aclnnL1Loss), "l1_loss", "|self - target| per element, or its mean or sum")
+        .Inputs({operator_rows::kSelf, operator_rows::kTarget}, 0)
+        .Parameters({operator_rows::kReduction})
+        .Result(ResultRule::kLoss)
+        .Dtypes(&kL1LossDtypes)
+        .Reference(&references::L1Loss)
+        .Aten("l1_loss", AtenResultType::kPromoted)
+        .GradientRow("l1_loss_backward", -1);
+
+}  // namespace aclnn_cpu
+
+namespace {
+
+const aclnn_cpu::OperatorDescription& kLossRow = aclnn_cpu::kOperatorRow_l1_loss;
 
 // CANN's rules for non-floating inputs (those of PyTorch's CUDA kernel): with reduction none a non-floating self
 // needs a non-floating target, and a mean needs one floating input.
 aclnnStatus CheckFloatingTypes(const aclTensor* self, const aclTensor* target, int64_t reduction) {
-    using aclnn_cpu::validation::CannDtypeName;
-    if (reduction == 0 && !Floating(self) && Floating(target)) {
-        aclnn_cpu::SetErrorMessage(aclnn_cpu::kAclnnParameterError,
-                                   "%s: Input dtype should be either floating point or complex dtypes. Got %s instead.",
-                                   kLossPhase1Name, CannDtypeName(self->data_type).c_str());
+    using namespace aclnn_cpu;
+    using validation::CannDtypeName;
+    using validation::FloatingDtype;
+    const char* api = kLossRow.phase1_name;
+    if (reduction == 0 && !FloatingDtype(self->data_type) && FloatingDtype(target->data_type)) {
+        SetErrorMessage(kAclnnParameterError,
+                        "%s: Input dtype should be either floating point or complex dtypes. Got %s instead.", api,
+                        CannDtypeName(self->data_type).c_str());
         return ACLNN_ERR_PARAM_INVALID;
     }
-    if (reduction == 1 && !Floating(self) && !Floating(target)) {
-        aclnn_cpu::SetErrorMessage(aclnn_cpu::kAclnnParameterError,
-                                   "%s: Input dtype should be either floating point or complex dtypes. Got self %s and "
-                                   "target %s instead.", kLossPhase1Name, CannDtypeName(self->data_type).c_str(),
-                                   CannDtypeName(target->data_type).c_str());
+    if (reduction == 1 && !FloatingDtype(self->data_type) && !FloatingDtype(target->data_type)) {
+        SetErrorMessage(kAclnnParameterError,
+                        "%s: Input dtype should be either floating point or complex dtypes. Got self %s and "
+                        "target %s instead.", api, CannDtypeName(self->data_type).c_str(),
+                        CannDtypeName(target->data_type).c_str());
         return ACLNN_ERR_PARAM_INVALID;
     }
     return ACLNN_SUCCESS;
@@ -135,13 +138,10 @@ aclnnStatus aclnnL1LossGetWorkspaceSize(const aclTensor* self, const aclTensor* 
                                         aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
     using namespace aclnn_cpu;
     namespace checks = validation::checks;
-    return engine::GuardCBoundary(kLossPhase1Name, [&]() -> aclnnStatus {
-        engine::ElementwiseRequest request(kLossPhase1Name, workspaceSize, executor);
-        request.validation.inputs = {{self, "self"}, {target, "target"}};
-        request.validation.out = {out, "out"};
+    return engine::GuardCBoundary(kLossRow.phase1_name, [&]() -> aclnnStatus {
+        engine::ElementwiseRequest request = ops::RequestFor(kLossRow, {self, target}, out, workspaceSize, executor);
         request.validation.out_shape = validation::OutShapeRule::kScalar;
         request.validation.out_shape_message = "Expected out tensor shape to be %s, but got %s.";
-        request.validation.dtypes = &kL1LossDtypes;
         // Both inputs integer (CANN refuses a mean of them, and the list holds INT64 alone): the int64 path.
         const bool integers = self != nullptr && target != nullptr && validation::IntegerDtype(self->data_type) &&
                               validation::IntegerDtype(target->data_type);
@@ -159,8 +159,8 @@ aclnnStatus aclnnL1LossGetWorkspaceSize(const aclTensor* self, const aclTensor* 
             checks::OutDoesNotOverlapItself(),
         };
         request.describe = [reduction, integers](const validation::ValidatedOperation&) {
-            engine::ElementwiseDescription description = engine::ReducedLoss(
-                kLossPhase2Name, &ops::l1_loss::ChooseLossKernel, reduction, engine::MeanRule::kTimesReciprocal);
+            engine::ElementwiseDescription description =
+                engine::ReducedLoss(&ops::l1_loss::ChooseLossKernel, reduction, engine::MeanRule::kTimesReciprocal);
             if (integers) description.integer_block = &ops::l1_loss::IntegerLoss;
             return description;
         };
@@ -170,25 +170,10 @@ aclnnStatus aclnnL1LossGetWorkspaceSize(const aclTensor* self, const aclTensor* 
 }
 
 aclnnStatus aclnnL1Loss(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
-    return aclnn_cpu::engine::RunElementwiseOperator(workspace, workspaceSize, executor, stream, kLossPhase2Name);
+    return aclnn_cpu::ops::Run(kLossRow, workspace, workspaceSize, executor, stream);
 }
 
 }  // extern "C"
-
-// The operator's row of the table every layer above the C API reads (ops/operator_table.h).
-namespace aclnn_cpu {
-
-ACLNN_CPU_OPERATOR_ROW(l1_loss) = {"l1_loss", "aclnnL1Loss", "|self - target| per element, or its mean or sum",
-    2, {operator_rows::kSelf, operator_rows::kTarget}, 0,
-    1, {operator_rows::kReduction},
-    ResultRule::kLoss, MeanDivisor::kBroadcastElements, &kL1LossDtypes, false,
-    &references::L1Loss, "l1_loss", AtenResultType::kPromoted, "l1_loss_backward", -1,
-    [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
-        return aclnnL1LossGetWorkspaceSize(in[0], in[1], operator_rows::Int(p[0]), out, size, executor);
-    },
-    aclnnL1Loss};
-
-}  // namespace aclnn_cpu
 
 // ---- aclnnL1LossBackward ----------------------------------------------------------------------------------------
 // aclnnL1LossBackward: sign(self - target) * (gradOutput * norm) on the elementwise engine, norm 1, or for mean
@@ -196,10 +181,23 @@ ACLNN_CPU_OPERATOR_ROW(l1_loss) = {"l1_loss", "aclnnL1Loss", "|self - target| pe
 // 1/N). In the order of CANN's op_api (ops-nn loss/l1_loss_grad/op_api/aclnn_l1_loss_backward.cpp): the
 // reduction, the promoted dtype castable to gradInput's and in the SoC's list, the ranks, the broadcast (self with
 // gradOutput, then target), gradInput of the broadcast shape.
+namespace aclnn_cpu {
+
+ACLNN_CPU_OPERATOR_ROW(l1_loss_backward) =
+    OperatorDescription(ACLNN_CPU_C_API(aclnnL1LossBackward), "l1_loss_backward",
+                        "sign(self - target) * gradOutput, divided by N for mean")
+        .Inputs({operator_rows::kGradOutput, operator_rows::kSelf, operator_rows::kTarget}, 1)
+        .Out("gradInput")
+        .Parameters({operator_rows::kReduction})
+        .Result(ResultRule::kGradient)
+        .Dtypes(&validation::kFloatTypesBf16FromAtlasA2)
+        .Reference(&references::L1LossGrad);
+
+}  // namespace aclnn_cpu
+
 namespace {
 
-constexpr const char* kGradientPhase1Name = "aclnnL1LossBackwardGetWorkspaceSize";
-constexpr const char* kGradientPhase2Name = "aclnnL1LossBackward";
+const aclnn_cpu::OperatorDescription& kGradientRow = aclnn_cpu::kOperatorRow_l1_loss_backward;
 
 }  // namespace
 
@@ -210,10 +208,9 @@ aclnnStatus aclnnL1LossBackwardGetWorkspaceSize(const aclTensor* gradOutput, con
                                                 uint64_t* workspaceSize, aclOpExecutor** executor) {
     using namespace aclnn_cpu;
     namespace checks = validation::checks;
-    return engine::GuardCBoundary(kGradientPhase1Name, [&]() -> aclnnStatus {
-        engine::ElementwiseRequest request(kGradientPhase1Name, workspaceSize, executor);
-        request.validation.inputs = {{gradOutput, "gradOutput"}, {self, "self"}, {target, "target"}};
-        request.validation.out = {gradInput, "gradInput"};
+    return engine::GuardCBoundary(kGradientRow.phase1_name, [&]() -> aclnnStatus {
+        engine::ElementwiseRequest request =
+            ops::RequestFor(kGradientRow, {gradOutput, self, target}, gradInput, workspaceSize, executor);
         request.validation.out_shape_message = "Shape of out should be %s, but current is %s.";
         request.validation.broadcast_order = {1, 0, 2};  // self with gradOutput, then target
         request.validation.steps = {
@@ -229,7 +226,6 @@ aclnnStatus aclnnL1LossBackwardGetWorkspaceSize(const aclTensor* gradOutput, con
         };
         request.describe = [reduction](const validation::ValidatedOperation& validated) {
             engine::ElementwiseDescription description;
-            description.phase2_name = kGradientPhase2Name;
             description.choose_kernel = &ops::l1_loss::ChooseGradientKernel;
             if (reduction == 1) {
                 float norm = 1.0f;
@@ -245,27 +241,9 @@ aclnnStatus aclnnL1LossBackwardGetWorkspaceSize(const aclTensor* gradOutput, con
 
 aclnnStatus aclnnL1LossBackward(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
                                 aclrtStream stream) {
-    return aclnn_cpu::engine::RunElementwiseOperator(workspace, workspaceSize, executor, stream, kGradientPhase2Name);
+    return aclnn_cpu::ops::Run(kGradientRow, workspace, workspaceSize, executor, stream);
 }
 
 }  // extern "C"
-
-// The operator's row of the table every layer above the C API reads (ops/operator_table.h).
-namespace aclnn_cpu {
-
-ACLNN_CPU_OPERATOR_ROW(l1_loss_backward) = {
-    "l1_loss_backward", "aclnnL1LossBackward",
-    "sign(self - target) * gradOutput, divided by N for mean",
-    3, {operator_rows::kGradOutput, operator_rows::kSelf, operator_rows::kTarget}, 1,
-    1, {operator_rows::kReduction},
-    ResultRule::kGradient, MeanDivisor::kBroadcastElements, &validation::kFloatTypesBf16FromAtlasA2, false,
-    &references::L1LossGrad, nullptr, AtenResultType::kSelf, nullptr, 0,
-    [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
-        return aclnnL1LossBackwardGetWorkspaceSize(in[0], in[1], in[2], operator_rows::Int(p[0]), out, size,
-                                                   executor);
-    },
-    aclnnL1LossBackward};
-
-}  // namespace aclnn_cpu
 
 #endif  // HWY_ONCE

@@ -80,9 +80,7 @@ struct Logit {
     float eps, upper;
 };
 
-kernels::TileKernel Choose(const kernels::KernelConfig& config, bool fusable) {
-    return kernels::HWY_NAMESPACE::ChooseTileKernel<Logit>(config, fusable);
-}
+ACLNN_CPU_TILE_KERNEL_CHOOSER(Choose, Logit)
 
 }  // namespace aclnn_cpu::ops::logit::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
@@ -90,21 +88,34 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 #include "aclnnop/aclnn_logit.h"
 #include "engine/elementwise_operator.h"
-#include "ops/operator_table.h"
+#include "ops/operator_request.h"
 #include "validation/exact_shape_checks.h"
 
 namespace aclnn_cpu::ops::logit {
 
-HWY_EXPORT(Choose);
-
-kernels::TileKernel ChooseKernel(const kernels::KernelConfig& config, bool fusable) {
-    return HWY_DYNAMIC_DISPATCH(Choose)(config, fusable);
-}
-
-constexpr const char* kPhase1Name = "aclnnLogitGetWorkspaceSize";
-constexpr const char* kPhase2Name = "aclnnLogit";
+ACLNN_CPU_DISPATCH_TILE_KERNEL(Choose)
 
 }  // namespace aclnn_cpu::ops::logit
+
+namespace aclnn_cpu {
+
+ACLNN_CPU_OPERATOR_ROW(logit) =
+    OperatorDescription(ACLNN_CPU_C_API(aclnnLogit), "logit",
+                        "ln(z / (1 - z)), z = input clamped to [eps, 1 - eps] where eps >= 0")
+        .Inputs({{"input", "self", false, ValueDomain::kProbability}}, 0)
+        .Parameters({{"eps", "eps", ParameterType::kDouble, -1, -operator_rows::kInfinity, operator_rows::kInfinity}})
+        .Result(ResultRule::kElementwise)
+        .Dtypes(&validation::kNewerChipsOnly, true, 0)
+        .Reference(&references::Logit)
+        .Aten("logit", AtenResultType::kSelf);
+
+}  // namespace aclnn_cpu
+
+namespace {
+
+const aclnn_cpu::OperatorDescription& kRow = aclnn_cpu::kOperatorRow_logit;
+
+}  // namespace
 
 extern "C" {
 
@@ -115,11 +126,8 @@ aclnnStatus aclnnLogitGetWorkspaceSize(const aclTensor* input, double eps, const
     using namespace aclnn_cpu;
     namespace checks = validation::checks;
     namespace logit = ops::logit;
-    return engine::GuardCBoundary(logit::kPhase1Name, [&]() -> aclnnStatus {
-        engine::ElementwiseRequest request(logit::kPhase1Name, workspaceSize, executor);
-        request.validation.inputs = {{input, "input"}};
-        request.validation.out = {out, "out"};
-        request.validation.dtypes = &validation::kNewerChipsOnly;
+    return engine::GuardCBoundary(kRow.phase1_name, [&]() -> aclnnStatus {
+        engine::ElementwiseRequest request = ops::RequestFor(kRow, {input}, out, workspaceSize, executor);
         request.validation.steps = {
             checks::NullTensors(),
             checks::DtypesInList({0, checks::kOut}),
@@ -132,7 +140,6 @@ aclnnStatus aclnnLogitGetWorkspaceSize(const aclTensor* input, double eps, const
         };
         request.describe = [eps](const validation::ValidatedOperation&) {
             engine::ElementwiseDescription description;
-            description.phase2_name = logit::kPhase2Name;
             description.choose_kernel = &logit::ChooseKernel;
             const float eps32 = static_cast<float>(eps);
             description.parameters = kernels::FunctorParameters::Of(logit::Parameters{eps32, 1.0f - eps32});
@@ -143,24 +150,9 @@ aclnnStatus aclnnLogitGetWorkspaceSize(const aclTensor* input, double eps, const
 }
 
 aclnnStatus aclnnLogit(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
-    return aclnn_cpu::engine::RunElementwiseOperator(workspace, workspaceSize, executor, stream,
-                                                     aclnn_cpu::ops::logit::kPhase2Name);
+    return aclnn_cpu::ops::Run(kRow, workspace, workspaceSize, executor, stream);
 }
 
 }  // extern "C"
 
-namespace aclnn_cpu {
-
-ACLNN_CPU_OPERATOR_ROW(logit) = {
-    "logit", "aclnnLogit", "ln(z / (1 - z)), z = input clamped to [eps, 1 - eps] where eps >= 0",
-    1, {{"input", "self", false, ValueDomain::kProbability}}, 0,
-    1, {{"eps", "eps", ParameterType::kDouble, -1, -operator_rows::kInfinity, operator_rows::kInfinity}},
-    ResultRule::kElementwise, MeanDivisor::kBroadcastElements, &validation::kNewerChipsOnly, true,
-    &references::Logit, "logit", AtenResultType::kSelf, nullptr, 0,
-    [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
-        return aclnnLogitGetWorkspaceSize(in[0], p[0], out, size, executor);
-    },
-    aclnnLogit, 0};
-
-}  // namespace aclnn_cpu
 #endif  // HWY_ONCE

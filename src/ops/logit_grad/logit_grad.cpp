@@ -53,9 +53,7 @@ struct LogitGrad {
     float lower, upper, outside;
 };
 
-kernels::TileKernel Choose(const kernels::KernelConfig& config, bool fusable) {
-    return kernels::HWY_NAMESPACE::ChooseTileKernel<LogitGrad>(config, fusable);
-}
+ACLNN_CPU_TILE_KERNEL_CHOOSER(Choose, LogitGrad)
 
 }  // namespace aclnn_cpu::ops::logit_grad::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
@@ -63,19 +61,12 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 #include "aclnnop/aclnn_logit_grad.h"
 #include "engine/elementwise_operator.h"
-#include "ops/operator_table.h"
+#include "ops/operator_request.h"
 #include "validation/exact_shape_checks.h"
 
 namespace aclnn_cpu::ops::logit_grad {
 
-HWY_EXPORT(Choose);
-
-kernels::TileKernel ChooseKernel(const kernels::KernelConfig& config, bool fusable) {
-    return HWY_DYNAMIC_DISPATCH(Choose)(config, fusable);
-}
-
-constexpr const char* kPhase1Name = "aclnnLogitGradGetWorkspaceSize";
-constexpr const char* kPhase2Name = "aclnnLogitGrad";
+ACLNN_CPU_DISPATCH_TILE_KERNEL(Choose)
 
 // CANN's kernel: eps >= 0 selects [eps, 1 - eps] and 0 outside; eps < 0 (or NaN) [0, 1] and NaN outside.
 Parameters ParametersOf(double eps) {
@@ -86,6 +77,29 @@ Parameters ParametersOf(double eps) {
 
 }  // namespace aclnn_cpu::ops::logit_grad
 
+namespace aclnn_cpu {
+
+ACLNN_CPU_OPERATOR_ROW(logit_grad) =
+    OperatorDescription(ACLNN_CPU_C_API(aclnnLogitGrad), "logit_grad",
+                        "dy / (x * (1 - x)) for x in [eps, 1 - eps] (0 outside) where eps >= 0, in [0, 1] (NaN "
+                        "outside) where eps < 0")
+        .Inputs({{"x", "self", false, ValueDomain::kProbability},
+                 {"dy", "grad_output", false, ValueDomain::kGradient, InputShape::kSameAsSelf}},
+                0)
+        .Parameters({{"eps", "eps", ParameterType::kDouble, -1, -operator_rows::kInfinity, operator_rows::kInfinity}})
+        .Result(ResultRule::kGradient)
+        .Dtypes(&validation::kNewerChipsOnly, true, 0)
+        .Reference(&references::LogitGrad)
+        .Aten("logit_backward", AtenResultType::kPromoted);
+
+}  // namespace aclnn_cpu
+
+namespace {
+
+const aclnn_cpu::OperatorDescription& kRow = aclnn_cpu::kOperatorRow_logit_grad;
+
+}  // namespace
+
 extern "C" {
 
 // CANN generates this operator's op_api from its OpDef: null tensors (161001), each dtype in the list, one dtype
@@ -95,11 +109,8 @@ aclnnStatus aclnnLogitGradGetWorkspaceSize(const aclTensor* x, const aclTensor* 
     using namespace aclnn_cpu;
     namespace checks = validation::checks;
     namespace logit_grad = ops::logit_grad;
-    return engine::GuardCBoundary(logit_grad::kPhase1Name, [&]() -> aclnnStatus {
-        engine::ElementwiseRequest request(logit_grad::kPhase1Name, workspaceSize, executor);
-        request.validation.inputs = {{x, "x"}, {dy, "dy"}};
-        request.validation.out = {out, "out"};
-        request.validation.dtypes = &validation::kNewerChipsOnly;
+    return engine::GuardCBoundary(kRow.phase1_name, [&]() -> aclnnStatus {
+        engine::ElementwiseRequest request = ops::RequestFor(kRow, {x, dy}, out, workspaceSize, executor);
         request.validation.steps = {
             checks::NullTensors(),
             checks::DtypesInList({0, 1, checks::kOut}),
@@ -114,7 +125,6 @@ aclnnStatus aclnnLogitGradGetWorkspaceSize(const aclTensor* x, const aclTensor* 
         };
         request.describe = [eps](const validation::ValidatedOperation&) {
             engine::ElementwiseDescription description;
-            description.phase2_name = logit_grad::kPhase2Name;
             description.choose_kernel = &logit_grad::ChooseKernel;
             description.parameters = kernels::FunctorParameters::Of(logit_grad::ParametersOf(eps));
             return description;
@@ -124,26 +134,9 @@ aclnnStatus aclnnLogitGradGetWorkspaceSize(const aclTensor* x, const aclTensor* 
 }
 
 aclnnStatus aclnnLogitGrad(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
-    return aclnn_cpu::engine::RunElementwiseOperator(workspace, workspaceSize, executor, stream,
-                                                     aclnn_cpu::ops::logit_grad::kPhase2Name);
+    return aclnn_cpu::ops::Run(kRow, workspace, workspaceSize, executor, stream);
 }
 
 }  // extern "C"
 
-namespace aclnn_cpu {
-
-ACLNN_CPU_OPERATOR_ROW(logit_grad) = {
-    "logit_grad", "aclnnLogitGrad",
-    "dy / (x * (1 - x)) for x in [eps, 1 - eps] (0 outside) where eps >= 0, in [0, 1] (NaN outside) where eps < 0",
-    2, {{"x", "self", false, ValueDomain::kProbability},
-        {"dy", "grad_output", false, ValueDomain::kGradient, InputShape::kSameAsSelf}}, 0,
-    1, {{"eps", "eps", ParameterType::kDouble, -1, -operator_rows::kInfinity, operator_rows::kInfinity}},
-    ResultRule::kGradient, MeanDivisor::kBroadcastElements, &validation::kNewerChipsOnly, true,
-    &references::LogitGrad, "logit_backward", AtenResultType::kPromoted, nullptr, 0,
-    [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
-        return aclnnLogitGradGetWorkspaceSize(in[0], in[1], p[0], out, size, executor);
-    },
-    aclnnLogitGrad, 0};
-
-}  // namespace aclnn_cpu
 #endif  // HWY_ONCE

@@ -43,12 +43,8 @@ struct MseLossGrad {
     float cof;
 };
 
-kernels::TileKernel ChooseLoss(const kernels::KernelConfig& config, bool fusable) {
-    return kernels::HWY_NAMESPACE::ChooseTileKernel<MseLoss>(config, fusable);
-}
-kernels::TileKernel ChooseGradient(const kernels::KernelConfig& config, bool fusable) {
-    return kernels::HWY_NAMESPACE::ChooseTileKernel<MseLossGrad>(config, fusable);
-}
+ACLNN_CPU_TILE_KERNEL_CHOOSER(ChooseLoss, MseLoss)
+ACLNN_CPU_TILE_KERNEL_CHOOSER(ChooseGradient, MseLossGrad)
 kernels::ColumnSumKernel ChooseLossColumnSums(const kernels::KernelConfig& config, bool fusable) {
     return kernels::HWY_NAMESPACE::ChooseColumnSumKernel<MseLoss>(config, fusable);
 }
@@ -62,23 +58,17 @@ HWY_AFTER_NAMESPACE();
 #include "aclnnop/aclnn_mse_loss_backward.h"
 #include "aclnnop/aclnn_mse_loss_out.h"
 #include "engine/elementwise_operator.h"
-#include "ops/operator_table.h"
+#include "ops/operator_request.h"
 #include "validation/broadcast_validation.h"
 #include <cstdint>
 #include <vector>
 
 namespace aclnn_cpu::ops::mse_loss {
 
-HWY_EXPORT(ChooseLoss);
-HWY_EXPORT(ChooseGradient);
+ACLNN_CPU_DISPATCH_TILE_KERNEL(ChooseLoss)
+ACLNN_CPU_DISPATCH_TILE_KERNEL(ChooseGradient)
 HWY_EXPORT(ChooseLossColumnSums);
 
-kernels::TileKernel ChooseLossKernel(const kernels::KernelConfig& config, bool fusable) {
-    return HWY_DYNAMIC_DISPATCH(ChooseLoss)(config, fusable);
-}
-kernels::TileKernel ChooseGradientKernel(const kernels::KernelConfig& config, bool fusable) {
-    return HWY_DYNAMIC_DISPATCH(ChooseGradient)(config, fusable);
-}
 kernels::ColumnSumKernel ChooseLossColumnSumKernel(const kernels::KernelConfig& config, bool fusable) {
     return HWY_DYNAMIC_DISPATCH(ChooseLossColumnSums)(config, fusable);
 }
@@ -110,10 +100,23 @@ inline std::vector<validation::CheckStep> LossChecks(int64_t reduction) {
 // aclnnMseLoss: (self - target)^2 on the elementwise engine, in the order of CANN's op_api
 // (ops-nn loss/mse_loss/op_api/aclnn_mse_loss.cpp): the promoted dtype and each tensor's in the SoC's list, the
 // reduction, the ranks, the broadcast, out's shape (the broadcast shape for none, 0-d otherwise).
+namespace aclnn_cpu {
+
+ACLNN_CPU_OPERATOR_ROW(mse_loss) =
+    OperatorDescription(ACLNN_CPU_C_API(aclnnMseLoss), "mse_loss",
+                        "(self - target)^2 per element, or its mean or sum")
+        .Inputs({operator_rows::kSelf, operator_rows::kTarget}, 0)
+        .Parameters({operator_rows::kReduction})
+        .Result(ResultRule::kLoss)
+        .Dtypes(&validation::kFloatTypesBf16FromAtlasA2)
+        .Reference(&references::MseLoss)
+        .Aten("mse_loss", AtenResultType::kPromoted);
+
+}  // namespace aclnn_cpu
+
 namespace {
 
-constexpr const char* kLossPhase1Name = "aclnnMseLossGetWorkspaceSize";
-constexpr const char* kLossPhase2Name = "aclnnMseLoss";
+const aclnn_cpu::OperatorDescription& kLossRow = aclnn_cpu::kOperatorRow_mse_loss;
 
 }  // namespace
 
@@ -122,10 +125,8 @@ extern "C" {
 aclnnStatus aclnnMseLossGetWorkspaceSize(const aclTensor* self, const aclTensor* target, int64_t reduction,
                                          aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
     using namespace aclnn_cpu;
-    return engine::GuardCBoundary(kLossPhase1Name, [&]() -> aclnnStatus {
-        engine::ElementwiseRequest request(kLossPhase1Name, workspaceSize, executor);
-        request.validation.inputs = {{self, "self"}, {target, "target"}};
-        request.validation.out = {out, "out"};
+    return engine::GuardCBoundary(kLossRow.phase1_name, [&]() -> aclnnStatus {
+        engine::ElementwiseRequest request = ops::RequestFor(kLossRow, {self, target}, out, workspaceSize, executor);
         request.validation.out_shape = validation::OutShapeRule::kScalar;
         request.validation.steps = ops::mse_loss::LossChecks(reduction);
         request.describe = [reduction, self, target](const validation::ValidatedOperation&) {
@@ -133,7 +134,7 @@ aclnnStatus aclnnMseLossGetWorkspaceSize(const aclTensor* self, const aclTensor*
             // divides the sum by N; the others the MseLoss kernel, whose mean multiplies it by 1/N.
             const bool same_shape = self->view_dims == target->view_dims && self->format == target->format &&
                                     (self->format == ACL_FORMAT_ND || self->format == ACL_FORMAT_NCL);
-            return engine::ReducedLoss(kLossPhase2Name, &ops::mse_loss::ChooseLossKernel, reduction,
+            return engine::ReducedLoss(&ops::mse_loss::ChooseLossKernel, reduction,
                                        same_shape ? engine::MeanRule::kDividedByCount
                                                   : engine::MeanRule::kTimesReciprocal);
         };
@@ -143,25 +144,10 @@ aclnnStatus aclnnMseLossGetWorkspaceSize(const aclTensor* self, const aclTensor*
 }
 
 aclnnStatus aclnnMseLoss(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
-    return aclnn_cpu::engine::RunElementwiseOperator(workspace, workspaceSize, executor, stream, kLossPhase2Name);
+    return aclnn_cpu::ops::Run(kLossRow, workspace, workspaceSize, executor, stream);
 }
 
 }  // extern "C"
-
-// The operator's row of the table every layer above the C API reads (ops/operator_table.h).
-namespace aclnn_cpu {
-
-ACLNN_CPU_OPERATOR_ROW(mse_loss) = {"mse_loss", "aclnnMseLoss", "(self - target)^2 per element, or its mean or sum",
-    2, {operator_rows::kSelf, operator_rows::kTarget}, 0,
-    1, {operator_rows::kReduction},
-    ResultRule::kLoss, MeanDivisor::kBroadcastElements, &validation::kFloatTypesBf16FromAtlasA2, false,
-    &references::MseLoss, "mse_loss", AtenResultType::kPromoted, nullptr, 0,
-    [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
-        return aclnnMseLossGetWorkspaceSize(in[0], in[1], operator_rows::Int(p[0]), out, size, executor);
-    },
-    aclnnMseLoss};
-
-}  // namespace aclnn_cpu
 
 // ---- aclnnMseLossOut --------------------------------------------------------------------------------------------
 // aclnnMseLossOut: (self - target)^2, for mean and sum reduced over the first dim of the broadcast shape only (CANN's
@@ -169,10 +155,23 @@ ACLNN_CPU_OPERATOR_ROW(mse_loss) = {"mse_loss", "aclnnMseLoss", "(self - target)
 // loss/mse_loss/op_api/aclnn_mse_loss_out.cpp). Its checks are aclnnMseLoss's, with out of the broadcast shape
 // without its first dim for mean and sum. An empty input writes nothing, whatever the reduction (CANN returns
 // before any fill).
+namespace aclnn_cpu {
+
+ACLNN_CPU_OPERATOR_ROW(mse_loss_out) =
+    OperatorDescription(ACLNN_CPU_C_API(aclnnMseLossOut), "mse_loss_out",
+                        "(self - target)^2 per element, or its mean or sum over the first dim")
+        .Inputs({operator_rows::kSelf, operator_rows::kTarget}, 0)
+        .Parameters({operator_rows::kReduction})
+        .Result(ResultRule::kLossOverFirstDim)
+        .Dtypes(&validation::kFloatTypesBf16FromAtlasA2)
+        .Reference(&references::MseLoss)
+        .Aten(nullptr, AtenResultType::kPromoted);
+
+}  // namespace aclnn_cpu
+
 namespace {
 
-constexpr const char* kLossOutPhase1Name = "aclnnMseLossOutGetWorkspaceSize";
-constexpr const char* kLossOutPhase2Name = "aclnnMseLossOut";
+const aclnn_cpu::OperatorDescription& kLossOutRow = aclnn_cpu::kOperatorRow_mse_loss_out;
 
 }  // namespace
 
@@ -181,15 +180,12 @@ extern "C" {
 aclnnStatus aclnnMseLossOutGetWorkspaceSize(const aclTensor* self, const aclTensor* target, int64_t reduction,
                                             aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
     using namespace aclnn_cpu;
-    return engine::GuardCBoundary(kLossOutPhase1Name, [&]() -> aclnnStatus {
-        engine::ElementwiseRequest request(kLossOutPhase1Name, workspaceSize, executor);
-        request.validation.inputs = {{self, "self"}, {target, "target"}};
-        request.validation.out = {out, "out"};
+    return engine::GuardCBoundary(kLossOutRow.phase1_name, [&]() -> aclnnStatus {
+        engine::ElementwiseRequest request = ops::RequestFor(kLossOutRow, {self, target}, out, workspaceSize, executor);
         request.validation.out_shape = validation::OutShapeRule::kBroadcastWithoutFirstDim;
         request.validation.steps = ops::mse_loss::LossChecks(reduction);
         request.describe = [reduction](const validation::ValidatedOperation&) {
             engine::ElementwiseDescription description;
-            description.phase2_name = kLossOutPhase2Name;
             description.choose_kernel = &ops::mse_loss::ChooseLossKernel;
             description.sum_back = reduction != 0;
             description.choose_column_sum_kernel = &ops::mse_loss::ChooseLossColumnSumKernel;
@@ -202,27 +198,10 @@ aclnnStatus aclnnMseLossOutGetWorkspaceSize(const aclTensor* self, const aclTens
 }
 
 aclnnStatus aclnnMseLossOut(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
-    return aclnn_cpu::engine::RunElementwiseOperator(workspace, workspaceSize, executor, stream, kLossOutPhase2Name);
+    return aclnn_cpu::ops::Run(kLossOutRow, workspace, workspaceSize, executor, stream);
 }
 
 }  // extern "C"
-
-// The operator's row of the table every layer above the C API reads (ops/operator_table.h).
-namespace aclnn_cpu {
-
-ACLNN_CPU_OPERATOR_ROW(mse_loss_out) = {
-    "mse_loss_out", "aclnnMseLossOut",
-    "(self - target)^2 per element, or its mean or sum over the first dim",
-    2, {operator_rows::kSelf, operator_rows::kTarget}, 0,
-    1, {operator_rows::kReduction},
-    ResultRule::kLossOverFirstDim, MeanDivisor::kBroadcastElements, &validation::kFloatTypesBf16FromAtlasA2, false,
-    &references::MseLoss, nullptr, AtenResultType::kPromoted, nullptr, 0,
-    [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
-        return aclnnMseLossOutGetWorkspaceSize(in[0], in[1], operator_rows::Int(p[0]), out, size, executor);
-    },
-    aclnnMseLossOut};
-
-}  // namespace aclnn_cpu
 
 // ---- aclnnMseLossBackward ---------------------------------------------------------------------------------------
 // aclnnMseLossBackward: ((self - target) * cof) * gradOutput on the elementwise engine, cof = 2, or 2 / numel(self)
@@ -230,10 +209,23 @@ ACLNN_CPU_OPERATOR_ROW(mse_loss_out) = {
 // order of CANN's op_api (ops-nn loss/mse_loss_grad_v2/op_host/op_api/aclnn_mse_loss_backward.cpp): gradOutput
 // and target of self's dtype, self and out in the SoC's list, the reduction, the ranks, the broadcast, out of the
 // broadcast shape for every reduction.
+namespace aclnn_cpu {
+
+ACLNN_CPU_OPERATOR_ROW(mse_loss_backward) =
+    OperatorDescription(ACLNN_CPU_C_API(aclnnMseLossBackward), "mse_loss_backward",
+                        "2 * (self - target) * gradOutput, divided by numel(self) for mean")
+        .Inputs({operator_rows::kGradOutput, operator_rows::kSelf, operator_rows::kTarget}, 1)
+        .Parameters({operator_rows::kReduction})
+        .Result(ResultRule::kGradient, MeanDivisor::kSelfElements)
+        .Dtypes(&validation::kFloatTypesBf16FromAtlasA2, true)
+        .Reference(&references::MseLossGrad)
+        .Aten("mse_loss_backward", AtenResultType::kOneDtype);
+
+}  // namespace aclnn_cpu
+
 namespace {
 
-constexpr const char* kGradientPhase1Name = "aclnnMseLossBackwardGetWorkspaceSize";
-constexpr const char* kGradientPhase2Name = "aclnnMseLossBackward";
+const aclnn_cpu::OperatorDescription& kGradientRow = aclnn_cpu::kOperatorRow_mse_loss_backward;
 
 }  // namespace
 
@@ -244,10 +236,9 @@ aclnnStatus aclnnMseLossBackwardGetWorkspaceSize(const aclTensor* gradOutput, co
                                                  uint64_t* workspaceSize, aclOpExecutor** executor) {
     using namespace aclnn_cpu;
     namespace checks = validation::checks;
-    return engine::GuardCBoundary(kGradientPhase1Name, [&]() -> aclnnStatus {
-        engine::ElementwiseRequest request(kGradientPhase1Name, workspaceSize, executor);
-        request.validation.inputs = {{gradOutput, "gradOutput"}, {self, "self"}, {target, "target"}};
-        request.validation.out = {out, "out"};
+    return engine::GuardCBoundary(kGradientRow.phase1_name, [&]() -> aclnnStatus {
+        engine::ElementwiseRequest request =
+            ops::RequestFor(kGradientRow, {gradOutput, self, target}, out, workspaceSize, executor);
         request.validation.steps = {
             checks::NullTensors(),
             checks::SameDtype(0, 1),
@@ -262,7 +253,6 @@ aclnnStatus aclnnMseLossBackwardGetWorkspaceSize(const aclTensor* gradOutput, co
         };
         request.describe = [reduction, self](const validation::ValidatedOperation&) {
             engine::ElementwiseDescription description;
-            description.phase2_name = kGradientPhase2Name;
             description.choose_kernel = &ops::mse_loss::ChooseGradientKernel;
             const int64_t n = engine::ViewElementCount(*self);
             description.parameters = kernels::FunctorParameters::Of(kernels::ScaleParameters{
@@ -275,27 +265,9 @@ aclnnStatus aclnnMseLossBackwardGetWorkspaceSize(const aclTensor* gradOutput, co
 
 aclnnStatus aclnnMseLossBackward(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
                                  aclrtStream stream) {
-    return aclnn_cpu::engine::RunElementwiseOperator(workspace, workspaceSize, executor, stream, kGradientPhase2Name);
+    return aclnn_cpu::ops::Run(kGradientRow, workspace, workspaceSize, executor, stream);
 }
 
 }  // extern "C"
-
-// The operator's row of the table every layer above the C API reads (ops/operator_table.h).
-namespace aclnn_cpu {
-
-ACLNN_CPU_OPERATOR_ROW(mse_loss_backward) = {
-    "mse_loss_backward", "aclnnMseLossBackward",
-    "2 * (self - target) * gradOutput, divided by numel(self) for mean",
-    3, {operator_rows::kGradOutput, operator_rows::kSelf, operator_rows::kTarget}, 1,
-    1, {operator_rows::kReduction},
-    ResultRule::kGradient, MeanDivisor::kSelfElements, &validation::kFloatTypesBf16FromAtlasA2, true,
-    &references::MseLossGrad, "mse_loss_backward", AtenResultType::kOneDtype, nullptr, 0,
-    [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
-        return aclnnMseLossBackwardGetWorkspaceSize(in[0], in[1], in[2], operator_rows::Int(p[0]), out, size,
-                                                    executor);
-    },
-    aclnnMseLossBackward};
-
-}  // namespace aclnn_cpu
 
 #endif  // HWY_ONCE

@@ -74,15 +74,9 @@ struct SmoothL1LossGrad {
     float beta, minus_beta, reciprocal, mean_coefficient;
 };
 
-kernels::TileKernel ChooseLoss(const kernels::KernelConfig& config, bool fusable) {
-    return kernels::HWY_NAMESPACE::ChooseTileKernel<SmoothL1Loss>(config, fusable);
-}
-kernels::TileKernel ChooseGradient(const kernels::KernelConfig& config, bool fusable) {
-    return kernels::HWY_NAMESPACE::ChooseTileKernel<SmoothL1LossGrad<false>>(config, fusable);
-}
-kernels::TileKernel ChooseGradientWithEdges(const kernels::KernelConfig& config, bool fusable) {
-    return kernels::HWY_NAMESPACE::ChooseTileKernel<SmoothL1LossGrad<true>>(config, fusable);
-}
+ACLNN_CPU_TILE_KERNEL_CHOOSER(ChooseLoss, SmoothL1Loss)
+ACLNN_CPU_TILE_KERNEL_CHOOSER(ChooseGradient, SmoothL1LossGrad<false>)
+ACLNN_CPU_TILE_KERNEL_CHOOSER(ChooseGradientWithEdges, SmoothL1LossGrad<true>)
 
 }  // namespace aclnn_cpu::ops::smooth_l1_loss::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
@@ -93,15 +87,15 @@ HWY_AFTER_NAMESPACE();
 #include "aclnnop/aclnn_smooth_l1_loss_backward.h"
 #include "common/error_message.h"
 #include "engine/elementwise_operator.h"
-#include "ops/operator_table.h"
+#include "ops/operator_request.h"
 #include "ops/smooth_l1_loss/smooth_l1_loss.h"
 #include <algorithm>
 
 namespace aclnn_cpu::ops::smooth_l1_loss {
 
-HWY_EXPORT(ChooseLoss);
-HWY_EXPORT(ChooseGradient);
-HWY_EXPORT(ChooseGradientWithEdges);
+ACLNN_CPU_DISPATCH_TILE_KERNEL(ChooseLoss)
+ACLNN_CPU_DISPATCH_TILE_KERNEL(ChooseGradient)
+ACLNN_CPU_DISPATCH_TILE_KERNEL(ChooseGradientWithEdges)
 
 // CANN's tiling: the reciprocal is 1 / beta in fp32, or (|beta| < 1e-6) 0 for the loss and NaN for the gradient.
 LossParameters LossParametersOf(float beta) {
@@ -112,16 +106,6 @@ GradientParameters GradientParametersOf(float beta, float mean_coefficient) {
     return {beta, -1.0f * beta, std::fabs(beta) < 1e-6f ? NAN : 1.0f / beta, mean_coefficient};
 }
 
-kernels::TileKernel ChooseLossKernel(const kernels::KernelConfig& config, bool fusable) {
-    return HWY_DYNAMIC_DISPATCH(ChooseLoss)(config, fusable);
-}
-kernels::TileKernel ChooseGradientKernel(const kernels::KernelConfig& config, bool fusable) {
-    return HWY_DYNAMIC_DISPATCH(ChooseGradient)(config, fusable);
-}
-kernels::TileKernel ChooseGradientWithEdgesKernel(const kernels::KernelConfig& config, bool fusable) {
-    return HWY_DYNAMIC_DISPATCH(ChooseGradientWithEdges)(config, fusable);
-}
-
 }  // namespace aclnn_cpu::ops::smooth_l1_loss
 
 // ---- aclnnSmoothL1Loss ------------------------------------------------------------------------------------------
@@ -130,10 +114,25 @@ kernels::TileKernel ChooseGradientWithEdgesKernel(const kernels::KernelConfig& c
 // SoC's list, their promoted dtype castable to result's, the reduction, the ranks, the broadcast, result of the
 // broadcast shape for none, then beta >= 0. For mean and sum CANN does not check result's shape and writes the
 // 0-d value through a ViewCopy; here result must have one element.
+namespace aclnn_cpu {
+
+ACLNN_CPU_OPERATOR_ROW(smooth_l1_loss) =
+    OperatorDescription(ACLNN_CPU_C_API(aclnnSmoothL1Loss), "smooth_l1_loss",
+                        "0.5 (self - target)^2 / beta where |self - target| < beta, else |self - target| - 0.5 beta; "
+                        "or its mean or sum")
+        .Inputs({operator_rows::kSelf, operator_rows::kTarget}, 0)
+        .Out("result")
+        .Parameters({operator_rows::kReduction, operator_rows::kBeta})
+        .Result(ResultRule::kLoss)
+        .Dtypes(&validation::kFloatTypesBf16FromAtlasA2)
+        .Reference(&references::SmoothL1Loss)
+        .Aten("smooth_l1_loss", AtenResultType::kPromoted);
+
+}  // namespace aclnn_cpu
+
 namespace {
 
-constexpr const char* kLossPhase1Name = "aclnnSmoothL1LossGetWorkspaceSize";
-constexpr const char* kLossPhase2Name = "aclnnSmoothL1Loss";
+const aclnn_cpu::OperatorDescription& kLossRow = aclnn_cpu::kOperatorRow_smooth_l1_loss;
 
 }  // namespace
 
@@ -155,10 +154,8 @@ aclnnStatus aclnnSmoothL1LossGetWorkspaceSize(const aclTensor* self, const aclTe
                                               aclOpExecutor** executor) {
     using namespace aclnn_cpu;
     namespace checks = validation::checks;
-    return engine::GuardCBoundary(kLossPhase1Name, [&]() -> aclnnStatus {
-        engine::ElementwiseRequest request(kLossPhase1Name, workspaceSize, executor);
-        request.validation.inputs = {{self, "self"}, {target, "target"}};
-        request.validation.out = {result, "result"};
+    return engine::GuardCBoundary(kLossRow.phase1_name, [&]() -> aclnnStatus {
+        engine::ElementwiseRequest request = ops::RequestFor(kLossRow, {self, target}, result, workspaceSize, executor);
         request.validation.out_shape = validation::OutShapeRule::kOneElement;
         request.validation.out_shape_message = "Shape of result should be %s, but current is %s.";
         request.validation.steps = {
@@ -170,11 +167,11 @@ aclnnStatus aclnnSmoothL1LossGetWorkspaceSize(const aclTensor* self, const aclTe
             checks::Layouts(),
             checks::Broadcast(),
             checks::OutShape(reduction != 0),
-            checks::Custom([=] { return ops::smooth_l1_loss::CheckBeta(kLossPhase1Name, beta); }),
+            checks::Custom([=] { return ops::smooth_l1_loss::CheckBeta(kLossRow.phase1_name, beta); }),
             checks::OutDoesNotOverlapItself(),
         };
         request.describe = [reduction, beta](const validation::ValidatedOperation&) {
-            return engine::ReducedLoss(kLossPhase2Name, &ops::smooth_l1_loss::ChooseLossKernel, reduction,
+            return engine::ReducedLoss(&ops::smooth_l1_loss::ChooseLossKernel, reduction,
                                        engine::MeanRule::kTimesReciprocal,
                                        kernels::FunctorParameters::Of(ops::smooth_l1_loss::LossParametersOf(beta)));
         };
@@ -184,27 +181,10 @@ aclnnStatus aclnnSmoothL1LossGetWorkspaceSize(const aclTensor* self, const aclTe
 }
 
 aclnnStatus aclnnSmoothL1Loss(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
-    return aclnn_cpu::engine::RunElementwiseOperator(workspace, workspaceSize, executor, stream, kLossPhase2Name);
+    return aclnn_cpu::ops::Run(kLossRow, workspace, workspaceSize, executor, stream);
 }
 
 }  // extern "C"
-
-// The operator's row of the table every layer above the C API reads (ops/operator_table.h).
-namespace aclnn_cpu {
-
-ACLNN_CPU_OPERATOR_ROW(smooth_l1_loss) = {"smooth_l1_loss", "aclnnSmoothL1Loss",
-    "0.5 (self - target)^2 / beta where |self - target| < beta, else |self - target| - 0.5 beta; or its mean or sum",
-    2, {operator_rows::kSelf, operator_rows::kTarget}, 0,
-    2, {operator_rows::kReduction, operator_rows::kBeta},
-    ResultRule::kLoss, MeanDivisor::kBroadcastElements, &validation::kFloatTypesBf16FromAtlasA2, false,
-    &references::SmoothL1Loss, "smooth_l1_loss", AtenResultType::kPromoted, nullptr, 0,
-    [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
-        return aclnnSmoothL1LossGetWorkspaceSize(in[0], in[1], operator_rows::Int(p[0]), operator_rows::Float(p[1]),
-                                                 out, size, executor);
-    },
-    aclnnSmoothL1Loss};
-
-}  // namespace aclnn_cpu
 
 // ---- aclnnSmoothL1LossBackward ----------------------------------------------------------------------------------
 // aclnnSmoothL1LossBackward: the smooth L1 loss's gradient on the elementwise engine, in the order of CANN's
@@ -212,18 +192,35 @@ ACLNN_CPU_OPERATOR_ROW(smooth_l1_loss) = {"smooth_l1_loss", "aclnnSmoothL1Loss",
 // SoC's list, the inputs' largest rank, the reduction, beta >= 0, the promoted dtype in the list and castable to
 // gradInput's, the broadcast, gradInput of the broadcast shape. The mean divides by numel(self), and a one-element
 // gradOut selects CANN's kernel whose comparisons include the edges.
+namespace aclnn_cpu {
+
+ACLNN_CPU_OPERATOR_ROW(smooth_l1_loss_backward) =
+    OperatorDescription(ACLNN_CPU_C_API(aclnnSmoothL1LossBackward), "smooth_l1_loss_backward",
+                        "gradOut * (self - target) / beta inside |self - target| < beta, "
+                        "gradOut * sign(self - target) outside; divided by numel(self) for mean")
+        .Inputs({{"gradOut", "grad_output", false, ValueDomain::kGradient}, operator_rows::kSelf,
+                 operator_rows::kTarget},
+                1)
+        .Out("gradInput")
+        .Parameters({operator_rows::kReduction, operator_rows::kBeta})
+        .Result(ResultRule::kGradient, MeanDivisor::kSelfElements)
+        .Dtypes(&validation::kFloatTypesBf16FromAtlasA2)
+        .Reference(&references::SmoothL1LossGrad)
+        .Aten("smooth_l1_loss_backward", AtenResultType::kSelf);
+
+}  // namespace aclnn_cpu
+
 namespace {
 
-constexpr const char* kGradientPhase1Name = "aclnnSmoothL1LossBackwardGetWorkspaceSize";
-constexpr const char* kGradientPhase2Name = "aclnnSmoothL1LossBackward";
+const aclnn_cpu::OperatorDescription& kGradientRow = aclnn_cpu::kOperatorRow_smooth_l1_loss_backward;
 
 // CANN checks the largest of the inputs' ranks.
 aclnnStatus CheckLargestRank(const aclTensor* gradOut, const aclTensor* self, const aclTensor* target) {
     const size_t rank = std::max({gradOut->view_dims.size(), self->view_dims.size(), target->view_dims.size()});
     if (rank <= 8) return ACLNN_SUCCESS;
     aclnn_cpu::SetErrorMessage(aclnn_cpu::kAclnnParameterError,
-                               "%s: expected tensor must have at most 8 dimensions, but got %zu.", kGradientPhase1Name,
-                               rank);
+                               "%s: expected tensor must have at most 8 dimensions, but got %zu.",
+                               kGradientRow.phase1_name, rank);
     return ACLNN_ERR_PARAM_INVALID;
 }
 
@@ -237,10 +234,9 @@ aclnnStatus aclnnSmoothL1LossBackwardGetWorkspaceSize(const aclTensor* gradOut, 
                                                       aclOpExecutor** executor) {
     using namespace aclnn_cpu;
     namespace checks = validation::checks;
-    return engine::GuardCBoundary(kGradientPhase1Name, [&]() -> aclnnStatus {
-        engine::ElementwiseRequest request(kGradientPhase1Name, workspaceSize, executor);
-        request.validation.inputs = {{gradOut, "gradOut"}, {self, "self"}, {target, "target"}};
-        request.validation.out = {gradInput, "gradInput"};
+    return engine::GuardCBoundary(kGradientRow.phase1_name, [&]() -> aclnnStatus {
+        engine::ElementwiseRequest request =
+            ops::RequestFor(kGradientRow, {gradOut, self, target}, gradInput, workspaceSize, executor);
         request.validation.broadcast_message = "Broadcast %s and %s failed.";
         request.validation.out_shape_message =
             "Exepected tensor for result to have same size as tensor for gradInput, but %s does not equal %s.";
@@ -249,7 +245,7 @@ aclnnStatus aclnnSmoothL1LossBackwardGetWorkspaceSize(const aclTensor* gradOut, 
             checks::DtypesInList({0, 1, 2, checks::kOut}),
             checks::Custom([=] { return CheckLargestRank(gradOut, self, target); }),
             checks::ReductionInRange(reduction, "Reduction should be between 0 and 2, but got %lld"),
-            checks::Custom([=] { return ops::smooth_l1_loss::CheckBeta(kGradientPhase1Name, beta); }),
+            checks::Custom([=] { return ops::smooth_l1_loss::CheckBeta(kGradientRow.phase1_name, beta); }),
             checks::PromotedDtypeInList({0, 1, 2}, "promote dtype %s should be in dtype support list [%s]."),
             checks::PromotedCastableToOut({0, 1, 2}),
             checks::Layouts(),
@@ -259,7 +255,6 @@ aclnnStatus aclnnSmoothL1LossBackwardGetWorkspaceSize(const aclTensor* gradOut, 
         };
         request.describe = [reduction, beta, gradOut, self](const validation::ValidatedOperation&) {
             engine::ElementwiseDescription description;
-            description.phase2_name = kGradientPhase2Name;
             const bool edges = engine::ViewElementCount(*gradOut) == 1;
             description.choose_kernel = edges ? &ops::smooth_l1_loss::ChooseGradientWithEdgesKernel
                                               : &ops::smooth_l1_loss::ChooseGradientKernel;
@@ -276,27 +271,9 @@ aclnnStatus aclnnSmoothL1LossBackwardGetWorkspaceSize(const aclTensor* gradOut, 
 
 aclnnStatus aclnnSmoothL1LossBackward(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
                                       aclrtStream stream) {
-    return aclnn_cpu::engine::RunElementwiseOperator(workspace, workspaceSize, executor, stream, kGradientPhase2Name);
+    return aclnn_cpu::ops::Run(kGradientRow, workspace, workspaceSize, executor, stream);
 }
 
 }  // extern "C"
-
-// The operator's row of the table every layer above the C API reads (ops/operator_table.h).
-namespace aclnn_cpu {
-
-ACLNN_CPU_OPERATOR_ROW(smooth_l1_loss_backward) = {"smooth_l1_loss_backward", "aclnnSmoothL1LossBackward",
-    "gradOut * (self - target) / beta inside |self - target| < beta, gradOut * sign(self - target) outside; "
-    "divided by numel(self) for mean",
-    3, {{"gradOut", "grad_output", false, ValueDomain::kGradient}, operator_rows::kSelf, operator_rows::kTarget}, 1,
-    2, {operator_rows::kReduction, operator_rows::kBeta},
-    ResultRule::kGradient, MeanDivisor::kSelfElements, &validation::kFloatTypesBf16FromAtlasA2, false,
-    &references::SmoothL1LossGrad, "smooth_l1_loss_backward", AtenResultType::kSelf, nullptr, 0,
-    [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
-        return aclnnSmoothL1LossBackwardGetWorkspaceSize(in[0], in[1], in[2], operator_rows::Int(p[0]),
-                                                         operator_rows::Float(p[1]), out, size, executor);
-    },
-    aclnnSmoothL1LossBackward};
-
-}  // namespace aclnn_cpu
 
 #endif  // HWY_ONCE

@@ -1,6 +1,5 @@
-// What aclnnSmoothL1Loss and aclnnSmoothL1LossBackward share: their kernel choosers (the functors are in
-// smooth_l1_loss_kernels.cpp, for every SIMD target), the parameters phase 1 derives from beta as CANN's tiling
-// does, and beta's check.
+// What the two parts of smooth_l1_loss.cpp share, its per-target functors and its phase 1s: the functors'
+// parameters, which phase 1 derives from beta as CANN's tiling does; beta's check; the kernel choosers.
 #pragma once
 
 #include "aclnn/acl_meta.h"

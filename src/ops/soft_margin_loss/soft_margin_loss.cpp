@@ -12,9 +12,7 @@
 HWY_BEFORE_NAMESPACE();
 namespace aclnn_cpu::ops::soft_margin_loss::HWY_NAMESPACE {
 
-kernels::TileKernel ChooseKernel(const kernels::KernelConfig& config, bool fusable) {
-    return kernels::HWY_NAMESPACE::ChooseTileKernel<SoftMarginLoss>(config, fusable);
-}
+ACLNN_CPU_TILE_KERNEL_CHOOSER(ChooseKernel, SoftMarginLoss)
 
 }  // namespace aclnn_cpu::ops::soft_margin_loss::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
@@ -23,7 +21,7 @@ HWY_AFTER_NAMESPACE();
 #include "aclnn/opdev/op_errno.h"
 #include "aclnnop/aclnn_soft_margin_loss.h"
 #include "engine/elementwise_operator.h"
-#include "ops/operator_table.h"
+#include "ops/operator_request.h"
 
 namespace aclnn_cpu::ops::soft_margin_loss {
 
@@ -39,10 +37,23 @@ kernels::TileKernel ChooseTileKernel(const kernels::KernelConfig& config, bool f
 // aclnnSoftMarginLoss: L = log(1 + exp(-target*self)) per element, on the elementwise engine. Its
 // description: two broadcast inputs; reduction 0 (none) stores L into out of the broadcast shape; 1 (mean)
 // and any other value (sum, as CANN's GetReductionStr maps them) sum L into a 0-d out.
+namespace aclnn_cpu {
+
+ACLNN_CPU_OPERATOR_ROW(soft_margin_loss) =
+    OperatorDescription(ACLNN_CPU_C_API(aclnnSoftMarginLoss), "soft_margin_loss",
+                        "log(1 + exp(-target*self)) per element, or its mean or sum")
+        .Inputs({operator_rows::kSelf, operator_rows::kSignTarget}, 0)
+        .Parameters({operator_rows::kAnyReduction})
+        .Result(ResultRule::kLoss)
+        .Dtypes(&validation::kFloatTypesBf16FromAtlasA2)
+        .Reference(&references::SoftMarginLoss)
+        .Aten("soft_margin_loss", AtenResultType::kSelf);
+
+}  // namespace aclnn_cpu
+
 namespace {
 
-constexpr const char* kPhase1Name = "aclnnSoftMarginLossGetWorkspaceSize";
-constexpr const char* kPhase2Name = "aclnnSoftMarginLoss";
+const aclnn_cpu::OperatorDescription& kRow = aclnn_cpu::kOperatorRow_soft_margin_loss;
 
 }  // namespace
 
@@ -51,19 +62,13 @@ extern "C" {
 aclnnStatus aclnnSoftMarginLossGetWorkspaceSize(const aclTensor* self, const aclTensor* target, int64_t reduction,
                                                 aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
     using namespace aclnn_cpu;
-    return engine::GuardCBoundary(kPhase1Name, [&]() -> aclnnStatus {
+    return engine::GuardCBoundary(kRow.phase1_name, [&]() -> aclnnStatus {
         const bool elementwise = reduction == 0;
-        engine::ElementwiseRequest request;
-        request.validation.api = kPhase1Name;
-        request.validation.workspace_size = workspaceSize;
-        request.validation.executor = executor;
-        request.validation.inputs = {{self, "self"}, {target, "target"}};
-        request.validation.out = {out, "out"};
+        engine::ElementwiseRequest request = ops::RequestFor(kRow, {self, target}, out, workspaceSize, executor);
         request.validation.out_shape = validation::OutShapeRule::kScalar;
         request.validation.steps = validation::DefaultSteps(!elementwise);
         request.describe = [elementwise, reduction](const validation::ValidatedOperation&) {
             engine::ElementwiseDescription description;
-            description.phase2_name = kPhase2Name;
             description.choose_kernel = &ops::soft_margin_loss::ChooseTileKernel;
             description.output = elementwise ? kernels::OutputMode::kStore : kernels::OutputMode::kSum;
             description.mean = reduction == 1 ? engine::MeanRule::kTimesReciprocal : engine::MeanRule::kNone;
@@ -76,26 +81,9 @@ aclnnStatus aclnnSoftMarginLossGetWorkspaceSize(const aclTensor* self, const acl
 
 aclnnStatus aclnnSoftMarginLoss(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
                                 aclrtStream stream) {
-    return aclnn_cpu::engine::RunElementwiseOperator(workspace, workspaceSize, executor, stream, kPhase2Name);
+    return aclnn_cpu::ops::Run(kRow, workspace, workspaceSize, executor, stream);
 }
 
 }  // extern "C"
-
-// The operator's row of the table every layer above the C API reads (ops/operator_table.h).
-namespace aclnn_cpu {
-
-ACLNN_CPU_OPERATOR_ROW(soft_margin_loss) = {
-    "soft_margin_loss", "aclnnSoftMarginLoss",
-    "log(1 + exp(-target*self)) per element, or its mean or sum",
-    2, {operator_rows::kSelf, operator_rows::kSignTarget}, 0,
-    1, {operator_rows::kAnyReduction},
-    ResultRule::kLoss, MeanDivisor::kBroadcastElements, &validation::kFloatTypesBf16FromAtlasA2, false,
-    &references::SoftMarginLoss, "soft_margin_loss", AtenResultType::kSelf, nullptr, 0,
-    [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
-        return aclnnSoftMarginLossGetWorkspaceSize(in[0], in[1], operator_rows::Int(p[0]), out, size, executor);
-    },
-    aclnnSoftMarginLoss};
-
-}  // namespace aclnn_cpu
 
 #endif  // HWY_ONCE

@@ -29,9 +29,7 @@ struct SoftMarginLossGrad {
     }
 };
 
-kernels::TileKernel ChooseKernel(const kernels::KernelConfig& config, bool fusable) {
-    return kernels::HWY_NAMESPACE::ChooseTileKernel<SoftMarginLossGrad>(config, fusable);
-}
+ACLNN_CPU_TILE_KERNEL_CHOOSER(ChooseKernel, SoftMarginLossGrad)
 
 }  // namespace aclnn_cpu::ops::soft_margin_loss_backward::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
@@ -41,7 +39,7 @@ HWY_AFTER_NAMESPACE();
 #include "aclnnop/aclnn_soft_margin_loss_backward.h"
 #include "common/error_message.h"
 #include "engine/elementwise_operator.h"
-#include "ops/operator_table.h"
+#include "ops/operator_request.h"
 
 namespace aclnn_cpu::ops::soft_margin_loss_backward {
 
@@ -57,10 +55,23 @@ kernels::TileKernel ChooseTileKernel(const kernels::KernelConfig& config, bool f
 // aclnnSoftMarginLossBackward: the gradient of SoftMarginLoss with respect to self, on the elementwise engine.
 // Its description: three broadcast inputs, out of the broadcast shape, CANN's reduction check, gradOutput
 // scaled by 1/N for mean (N = numel of the broadcast shape, as the NPU's tiling counts it).
+namespace aclnn_cpu {
+
+ACLNN_CPU_OPERATOR_ROW(soft_margin_loss_backward) =
+    OperatorDescription(ACLNN_CPU_C_API(aclnnSoftMarginLossBackward), "soft_margin_loss_backward",
+                        "gradOutput * -target * exp(-target*self) / (1 + exp(-target*self)), divided by N for mean")
+        .Inputs({operator_rows::kGradOutput, operator_rows::kSelf, operator_rows::kSignTarget}, 1)
+        .Parameters({operator_rows::kReduction})
+        .Result(ResultRule::kGradient)
+        .Dtypes(&validation::kFloatTypesBf16FromAtlasA2)
+        .Reference(&references::SoftMarginLossGrad)
+        .Aten("soft_margin_loss_backward", AtenResultType::kSelf);
+
+}  // namespace aclnn_cpu
+
 namespace {
 
-constexpr const char* kPhase1Name = "aclnnSoftMarginLossBackwardGetWorkspaceSize";
-constexpr const char* kPhase2Name = "aclnnSoftMarginLossBackward";
+const aclnn_cpu::OperatorDescription& kRow = aclnn_cpu::kOperatorRow_soft_margin_loss_backward;
 
 }  // namespace
 
@@ -70,25 +81,20 @@ aclnnStatus aclnnSoftMarginLossBackwardGetWorkspaceSize(const aclTensor* gradOut
                                                         const aclTensor* target, int64_t reduction, aclTensor* out,
                                                         uint64_t* workspaceSize, aclOpExecutor** executor) {
     using namespace aclnn_cpu;
-    return engine::GuardCBoundary(kPhase1Name, [&]() -> aclnnStatus {
-        engine::ElementwiseRequest request;
-        request.validation.api = kPhase1Name;
-        request.validation.workspace_size = workspaceSize;
-        request.validation.executor = executor;
-        request.validation.inputs = {{gradOutput, "gradOutput"}, {self, "self"}, {target, "target"}};
-        request.validation.out = {out, "out"};
+    return engine::GuardCBoundary(kRow.phase1_name, [&]() -> aclnnStatus {
+        engine::ElementwiseRequest request =
+            ops::RequestFor(kRow, {gradOutput, self, target}, out, workspaceSize, executor);
         // CANN indexes its reduction names with the value unchecked (undefined behaviour outside 0-2); sibling
         // loss APIs reject it, and so do we.
         request.validation.steps = validation::DefaultSteps(false, [reduction]() -> aclnnStatus {
             if (reduction >= 0 && reduction <= 2) return ACLNN_SUCCESS;
             SetErrorMessage(aclnn_cpu::kAclnnParameterError,
-                            "%s: reduction is %lld; expected 0 (none), 1 (mean) or 2 (sum).", kPhase1Name,
+                            "%s: reduction is %lld; expected 0 (none), 1 (mean) or 2 (sum).", kRow.phase1_name,
                             static_cast<long long>(reduction));
             return ACLNN_ERR_PARAM_INVALID;
         });
         request.describe = [reduction](const validation::ValidatedOperation& validated) {
             engine::ElementwiseDescription description;
-            description.phase2_name = kPhase2Name;
             description.choose_kernel = &ops::soft_margin_loss_backward::ChooseTileKernel;
             // N is converted to fp32 before the reciprocal as on the NPU, so it is rounded for N > 2^24.
             const int64_t n = engine::ElementCount(validated.broadcast_shape);
@@ -102,26 +108,9 @@ aclnnStatus aclnnSoftMarginLossBackwardGetWorkspaceSize(const aclTensor* gradOut
 
 aclnnStatus aclnnSoftMarginLossBackward(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
                                         aclrtStream stream) {
-    return aclnn_cpu::engine::RunElementwiseOperator(workspace, workspaceSize, executor, stream, kPhase2Name);
+    return aclnn_cpu::ops::Run(kRow, workspace, workspaceSize, executor, stream);
 }
 
 }  // extern "C"
-
-// The operator's row of the table every layer above the C API reads (ops/operator_table.h).
-namespace aclnn_cpu {
-
-ACLNN_CPU_OPERATOR_ROW(soft_margin_loss_backward) = {"soft_margin_loss_backward", "aclnnSoftMarginLossBackward",
-    "gradOutput * -target * exp(-target*self) / (1 + exp(-target*self)), divided by N for mean",
-    3, {operator_rows::kGradOutput, operator_rows::kSelf, operator_rows::kSignTarget}, 1,
-    1, {operator_rows::kReduction},
-    ResultRule::kGradient, MeanDivisor::kBroadcastElements, &validation::kFloatTypesBf16FromAtlasA2, false,
-    &references::SoftMarginLossGrad, "soft_margin_loss_backward", AtenResultType::kSelf, nullptr, 0,
-    [](const aclTensor* const* in, const double* p, aclTensor* out, uint64_t* size, aclOpExecutor** executor) {
-        return aclnnSoftMarginLossBackwardGetWorkspaceSize(in[0], in[1], in[2], operator_rows::Int(p[0]), out, size,
-                                                           executor);
-    },
-    aclnnSoftMarginLossBackward};
-
-}  // namespace aclnn_cpu
 
 #endif  // HWY_ONCE

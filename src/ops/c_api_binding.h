@@ -1,0 +1,143 @@
+// How the table's layers call an operator's C API without knowing its prototype: one uniform phase-1 call
+// (the inputs in order, the scalar parameters in order as doubles, out and phase 1's two output pointers),
+// bound to the real function by its prototype. ACLNN_CPU_C_API(aclnnFoo) names aclnnFoo and
+// aclnnFooGetWorkspaceSize and generates the binding: each argument is fed by its C type and place (a const
+// aclTensor* is the next input, the tensor before workspaceSize is out, an arithmetic type the next parameter
+// converted to that type), so no row lists its arguments by index, and the row's declared inputs and parameters
+// are checked against the prototype when the row is compiled.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+#include <utility>
+
+#include "aclnn/acl_meta.h"
+
+namespace aclnn_cpu {
+
+// Phase 1 with the inputs in the row's order (a null pointer for an absent optional input) and the
+// parameters in the row's order as doubles, and phase 2.
+using GetWorkspaceSizeFunction = aclnnStatus (*)(const aclTensor* const* inputs, const double* parameters,
+                                                 aclTensor* out, uint64_t* workspace_size, aclOpExecutor** executor);
+using RunFunction = aclnnStatus (*)(void* workspace, uint64_t workspace_size, aclOpExecutor* executor,
+                                    aclrtStream stream);
+
+// A scalar parameter's C type, as the prototype declares it.
+enum class CScalar : uint8_t { kInt64, kFloat, kDouble, kBool };
+
+constexpr int kMaxCScalars = 8;
+
+// An operator's C API: its names, the uniform phase-1 call and phase 2, and what the prototype takes.
+struct CApi {
+    const char* name;         // phase 2's name (aclnnFoo), the operator's API name in messages
+    const char* phase1_name;  // aclnnFooGetWorkspaceSize
+    GetWorkspaceSizeFunction phase1;
+    RunFunction phase2;
+    int tensor_inputs;                 // the const aclTensor* arguments before out
+    int scalar_count;                  // the arithmetic arguments
+    CScalar scalars[kMaxCScalars] = {};  // their types, in order
+};
+
+namespace c_api_binding {
+
+// An int64 parameter from its double: values past int64's range (and NaN) are clamped, as no parameter here
+// tells such values apart (a reduction there is out of range, or for SoftMarginLoss a sum, either way).
+inline int64_t Int(double v) {
+    if (!(v > -9.2e18)) return std::numeric_limits<int64_t>::min();
+    if (!(v < 9.2e18)) return std::numeric_limits<int64_t>::max();
+    return static_cast<int64_t>(v);
+}
+
+// The uniform call's arguments.
+struct UniformCall {
+    const aclTensor* const* inputs;
+    const double* parameters;
+    aclTensor* out;
+    uint64_t* workspace_size;
+    aclOpExecutor** executor;
+};
+
+template <class T>
+constexpr bool kIsTensor = std::is_same_v<T, const aclTensor*> || std::is_same_v<T, aclTensor*>;
+
+template <class T>
+constexpr CScalar ScalarOf() {
+    if constexpr (std::is_same_v<T, bool>) return CScalar::kBool;
+    else if constexpr (std::is_same_v<T, float>) return CScalar::kFloat;
+    else if constexpr (std::is_same_v<T, double>) return CScalar::kDouble;
+    else return CScalar::kInt64;
+}
+
+// Where each argument of a phase-1 prototype comes from.
+template <class... Args>
+struct Slots {
+    static constexpr std::size_t kCount = sizeof...(Args);
+    static constexpr bool kTensor[sizeof...(Args)] = {kIsTensor<Args>...};
+    static constexpr bool kScalar[sizeof...(Args)] = {std::is_arithmetic_v<Args>...};
+    static constexpr bool kWorkspaceSize[sizeof...(Args)] = {std::is_same_v<Args, uint64_t*>...};
+
+    // out is the tensor right before workspaceSize (aclnnLogit's out is const aclTensor*, like an input's).
+    static constexpr bool IsOut(std::size_t i) { return kTensor[i] && i + 1 < kCount && kWorkspaceSize[i + 1]; }
+    static constexpr int Before(const bool* kinds, std::size_t i) {
+        int n = 0;
+        for (std::size_t k = 0; k < i; ++k) n += kinds[k] && !IsOut(k) ? 1 : 0;
+        return n;
+    }
+    static constexpr int TensorInputs() { return Before(kTensor, kCount); }
+    static constexpr int ScalarCount() { return Before(kScalar, kCount); }
+};
+
+template <class T, std::size_t I, class... Args>
+T Argument(const UniformCall& call) {
+    using S = Slots<Args...>;
+    if constexpr (kIsTensor<T>) {
+        if constexpr (S::IsOut(I)) return call.out;
+        else return call.inputs[S::Before(S::kTensor, I)];
+    } else if constexpr (std::is_same_v<T, uint64_t*>) {
+        return call.workspace_size;
+    } else if constexpr (std::is_same_v<T, aclOpExecutor**>) {
+        return call.executor;
+    } else {
+        static_assert(std::is_arithmetic_v<T>, "a phase-1 argument the table cannot feed");
+        const double value = call.parameters[S::Before(S::kScalar, I)];
+        if constexpr (std::is_same_v<T, bool>) return value != 0.0;
+        else if constexpr (std::is_floating_point_v<T>) return static_cast<T>(value);
+        else return static_cast<T>(Int(value));
+    }
+}
+
+template <auto Function>
+struct Phase1;
+
+template <class... Args, aclnnStatus (*Function)(Args...)>
+struct Phase1<Function> {
+    static aclnnStatus Call(const aclTensor* const* inputs, const double* parameters, aclTensor* out,
+                            uint64_t* workspace_size, aclOpExecutor** executor) {
+        return Invoke({inputs, parameters, out, workspace_size, executor}, std::index_sequence_for<Args...>{});
+    }
+    template <std::size_t... I>
+    static aclnnStatus Invoke(const UniformCall& call, std::index_sequence<I...>) {
+        return Function(Argument<Args, I, Args...>(call)...);
+    }
+    static constexpr CApi Describe(const char* name, const char* phase1_name, RunFunction phase2) {
+        using S = Slots<Args...>;
+        static_assert(S::ScalarCount() <= kMaxCScalars, "more scalar parameters than a CApi holds");
+        CApi api{name, phase1_name, &Call, phase2, S::TensorInputs(), S::ScalarCount()};
+        const CScalar types[] = {ScalarOf<Args>()...};
+        int n = 0;
+        for (std::size_t i = 0; i < S::kCount; ++i)
+            if (S::kScalar[i]) api.scalars[n++] = types[i];
+        return api;
+    }
+};
+
+}  // namespace c_api_binding
+
+// The C API aclnnFoo: phase 2 aclnnFoo and phase 1 aclnnFooGetWorkspaceSize, bound by their prototypes.
+#define ACLNN_CPU_C_API(function)                                                              \
+    ::aclnn_cpu::c_api_binding::Phase1<&function##GetWorkspaceSize>::Describe(#function,      \
+                                                                             #function "GetWorkspaceSize", &function)
+
+}  // namespace aclnn_cpu

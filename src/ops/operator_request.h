@@ -1,0 +1,36 @@
+// Phase 1's request and phase 2's call from an operator's row, so that a phase 1 states only what its row
+// cannot: the checks in CANN's order and the description of the computation.
+#pragma once
+
+#include <initializer_list>
+
+#include "engine/elementwise_operator.h"
+#include "ops/operator_table.h"
+
+namespace aclnn_cpu::ops {
+
+// The request of a call: phase 1's and phase 2's names, the tensors under their CANN names (an optional input may be null; one
+// whose values the arithmetic does not read is checked and broadcast only), the dtype lists, phase 1's output
+// pointers.
+inline engine::ElementwiseRequest RequestFor(const OperatorDescription& row,
+                                             std::initializer_list<const aclTensor*> inputs, const aclTensor* out,
+                                             uint64_t* workspace_size, aclOpExecutor** executor) {
+    engine::ElementwiseRequest request(row.phase1_name, row.api_name, workspace_size, executor);
+    const InputDescription* input = row.inputs;
+    for (const aclTensor* tensor : inputs) {
+        const char* name = input->message_name != nullptr ? input->message_name : input->name;
+        request.validation.inputs.push_back({tensor, name, input->optional, !input->values_read});
+        ++input;
+    }
+    request.validation.out = {out, row.out_name};
+    request.validation.dtypes = row.dtypes;
+    return request;
+}
+
+// Phase 2 of the row's operator.
+inline aclnnStatus Run(const OperatorDescription& row, void* workspace, uint64_t workspace_size,
+                       aclOpExecutor* executor, aclrtStream stream) {
+    return engine::RunElementwiseOperator(workspace, workspace_size, executor, stream, row.api_name);
+}
+
+}  // namespace aclnn_cpu::ops
