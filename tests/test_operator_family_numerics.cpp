@@ -42,20 +42,9 @@ struct Call {
     bool reduced() const { return aclnn_cpu::ReducesTo(*row, reduction()); }
 
     aclnnStatus Run() {
-        const aclTensor* tensors[aclnn_cpu::kMaxOperatorInputs] = {};
-        for (size_t k = 0; k < inputs.size(); ++k) tensors[k] = inputs[k] ? inputs[k]->tensor() : nullptr;
-        uint64_t workspace_size = 0;
-        aclOpExecutor* executor = nullptr;
-        aclnnStatus status = row->get_workspace_size(tensors, parameters.data(), out->tensor(), &workspace_size,
-                                                     &executor);
-        if (status != 0) return status;
-        void* workspace = nullptr;
-        if (workspace_size > 0 && aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS)
-            return -1;
-        status = row->run(workspace, workspace_size, executor, nullptr);
-        const aclError synced = aclrtSynchronizeStream(nullptr);
-        if (workspace != nullptr) aclrtFree(workspace);
-        return status != 0 ? status : synced;
+        std::vector<const aclTensor*> tensors;
+        for (const auto& input : inputs) tensors.push_back(input ? input->tensor() : nullptr);
+        return RunRow(*row, tensors, parameters, out->tensor());
     }
 
     std::vector<const DeviceTensor*> Present() const {
@@ -82,19 +71,9 @@ struct Call {
     }
 
     RowCall ReferenceCall() const {
-        RowCall call;
-        call.row = row;
-        call.parameters = parameters;
-        call.broadcast_count = NumElements(BroadcastShape());
-        call.self_count = NumElements(inputs[static_cast<size_t>(row->self_input)]->spec().dims);
-        const int gradient = aclnn_cpu::IncomingGradientInput(*row);
-        call.gradient_count = gradient >= 0 ? NumElements(inputs[static_cast<size_t>(gradient)]->spec().dims) : 0;
-        const std::vector<int64_t> shape = BroadcastShape();
-        call.first_dim = shape.empty() ? 1 : shape[0];
-        call.given_inputs = 0;
-        for (size_t k = 0; k < inputs.size(); ++k)
-            if (inputs[k]) call.given_inputs |= 1u << k;
-        return call;
+        std::vector<const DeviceTensor*> given;
+        for (const auto& input : inputs) given.push_back(input.get());
+        return RowCallOf(*row, parameters, given);
     }
 
     aclDataType Promote() const {
@@ -110,17 +89,6 @@ std::vector<int64_t> OutDims(const Call& call, const std::vector<int64_t>& shape
     if (!call.reduced()) return shape;
     if (call.row->result == ResultRule::kLoss) return {};
     return shape.empty() ? shape : std::vector<int64_t>(shape.begin() + 1, shape.end());
-}
-
-double DomainValue(aclnn_cpu::ValueDomain domain, std::mt19937_64& rng) {
-    switch (domain) {
-        case aclnn_cpu::ValueDomain::kSignLabel: return rng() % 8 == 0 ? Uniform{3.0}(rng) : (rng() % 2 ? 1.0 : -1.0);
-        case aclnn_cpu::ValueDomain::kGradient: return Uniform{2.0}(rng);
-        case aclnn_cpu::ValueDomain::kProbability:  // the ends included
-            return rng() % 8 == 0 ? static_cast<double>(rng() % 2) : std::fabs(Uniform{1.0}(rng));
-        case aclnn_cpu::ValueDomain::kWeight: return std::fabs(Uniform{2.0}(rng));
-        default: return Uniform{8.0}(rng);
-    }
 }
 
 // A parameter value CANN accepts.

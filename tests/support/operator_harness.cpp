@@ -61,6 +61,48 @@ aclnnStatus RunSoftMarginLoss(const aclTensor* self, const aclTensor* target, in
     return RunPhase2(size, executor, stream, aclnnSoftMarginLoss);
 }
 
+aclnnStatus RunRow(const aclnn_cpu::OperatorDescription& row, const std::vector<const aclTensor*>& inputs,
+                   const std::vector<double>& parameters, aclTensor* out, aclrtStream stream,
+                   uint64_t* workspace_size) {
+    uint64_t size = 0;
+    aclOpExecutor* executor = nullptr;
+    const aclnnStatus status = row.get_workspace_size(inputs.data(), parameters.data(), out, &size, &executor);
+    if (status != 0) return status;
+    if (workspace_size != nullptr) *workspace_size = size;
+    return RunPhase2(size, executor, stream, row.run);
+}
+
+RowCall RowCallOf(const aclnn_cpu::OperatorDescription& row, const std::vector<double>& parameters,
+                  const std::vector<const DeviceTensor*>& inputs) {
+    RowCall call;
+    call.row = &row;
+    call.parameters = parameters;
+    std::vector<int64_t> shape;
+    call.given_inputs = 0;
+    for (size_t k = 0; k < inputs.size(); ++k) {
+        if (inputs[k] == nullptr) continue;
+        call.given_inputs |= 1u << k;
+        shape = BroadcastOf(shape, inputs[k]->spec().dims);
+    }
+    call.broadcast_count = NumElements(shape);
+    call.self_count = NumElements(inputs[static_cast<size_t>(row.self_input)]->spec().dims);
+    const int gradient = aclnn_cpu::IncomingGradientInput(row);
+    call.gradient_count = gradient >= 0 ? NumElements(inputs[static_cast<size_t>(gradient)]->spec().dims) : 0;
+    call.first_dim = shape.empty() ? 1 : shape[0];
+    return call;
+}
+
+std::string VerifyRowElementwise(const RowCall& call, const std::vector<const DeviceTensor*>& inputs,
+                                 const TensorSpec& out_spec, const std::vector<uint8_t>& out_storage,
+                                 const std::vector<uint8_t>& out_before) {
+    std::vector<const DeviceTensor*> present;
+    for (const DeviceTensor* input : inputs)
+        if (input != nullptr) present.push_back(input);
+    return VerifyElementwise(
+        present, [&call](const std::vector<double>& values) { return RowElementReference(call, values.data()); },
+        out_spec, out_storage, out_before);
+}
+
 std::string Describe(const TensorSpec& spec) {
     std::ostringstream text;
     text << "dims[";

@@ -20,6 +20,17 @@ aclnnStatus RunSoftMarginLossBackward(const aclTensor* grad, const aclTensor* se
 aclnnStatus RunSoftMarginLoss(const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* out,
                               aclrtStream stream = nullptr, uint64_t* workspace_size = nullptr);
 
+// A call of a row of the operator table: phase 1 with the inputs in the row's order (nullptr: an absent optional
+// input) and the row's parameters, then the workspace, phase 2 and the stream sync, as above.
+aclnnStatus RunRow(const aclnn_cpu::OperatorDescription& row, const std::vector<const aclTensor*>& inputs,
+                   const std::vector<double>& parameters, aclTensor* out, aclrtStream stream = nullptr,
+                   uint64_t* workspace_size = nullptr);
+
+// What the row's reference needs to know of a call (reference.h's RowCall), from its parameters and its inputs
+// in the row's order (nullptr: an absent optional input).
+RowCall RowCallOf(const aclnn_cpu::OperatorDescription& row, const std::vector<double>& parameters,
+                  const std::vector<const DeviceTensor*>& inputs);
+
 // The reference of one element from the values of the inputs at its index (in the operator's input order).
 using ElementReference = std::function<ReferenceValue(const std::vector<double>& values)>;
 
@@ -36,6 +47,12 @@ struct Inputs {
     const DeviceTensor* self;
     const DeviceTensor* target;
 };
+
+// VerifyElementwise with the row's reference, for a call whose out has one element per element of the broadcast
+// shape (any row under a reduction that keeps out's shape); inputs in the row's order, nullptr where absent.
+std::string VerifyRowElementwise(const RowCall& call, const std::vector<const DeviceTensor*>& inputs,
+                                 const TensorSpec& out_spec, const std::vector<uint8_t>& out_storage,
+                                 const std::vector<uint8_t>& out_before);
 
 // VerifyElementwise with aclnnSoftMarginLossBackward's reference (cof = 1/numel(out) for mean).
 std::string VerifyAgainstReference(const Inputs& inputs, int64_t reduction, const TensorSpec& out_spec,

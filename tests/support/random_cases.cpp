@@ -1,6 +1,7 @@
 #include "random_cases.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace test_support {
@@ -56,6 +57,17 @@ std::vector<int64_t> RandomBroadcastableTo(const std::vector<int64_t>& shape, st
     for (auto& d : result)
         if (Chance(rng, 0.25)) d = 1;
     return result;
+}
+
+double DomainValue(aclnn_cpu::ValueDomain domain, std::mt19937_64& rng) {
+    switch (domain) {
+        case aclnn_cpu::ValueDomain::kSignLabel: return rng() % 8 == 0 ? Uniform{3.0}(rng) : (rng() % 2 ? 1.0 : -1.0);
+        case aclnn_cpu::ValueDomain::kGradient: return Uniform{2.0}(rng);
+        case aclnn_cpu::ValueDomain::kProbability:  // the ends included
+            return rng() % 8 == 0 ? static_cast<double>(rng() % 2) : std::fabs(Uniform{1.0}(rng));
+        case aclnn_cpu::ValueDomain::kWeight: return std::fabs(Uniform{2.0}(rng));
+        default: return Uniform{8.0}(rng);
+    }
 }
 
 }  // namespace test_support

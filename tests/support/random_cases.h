@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "device_tensor.h"
+#include "ops/operator_table.h"
 
 namespace test_support {
 
@@ -30,5 +31,9 @@ struct Uniform {
         return std::uniform_real_distribution<double>(-limit, limit)(rng);
     }
 };
+
+// A value of the domain an input takes (operator_table.h's ValueDomain): sign labels mostly -1 and +1,
+// probabilities in [0, 1] with the ends, positive weights, gradients around [-2, 2], reals in [-8, 8].
+double DomainValue(aclnn_cpu::ValueDomain domain, std::mt19937_64& rng);
 
 }  // namespace test_support
