@@ -1,21 +1,28 @@
 // Phase 1 of every operator of the table (ops/operator_table.h) on bad arguments: the exact status, *executor and
 // *workspaceSize untouched, out's storage bitwise unchanged, and a message naming the argument and the rule in
 // CANN's words. First the checks every row has, generated from the row (null arguments, an unsupported dtype,
-// the SoC's dtype list, ranks, broadcasting, out's shape, the reduction's and the parameters' ranges); then each
-// operator's own order of checks, where CANN's op_api files differ (which check wins when two arguments are bad).
+// the SoC's dtype list, ranks, broadcasting, out's shape, the reduction's and the parameters' ranges, each
+// argument's layout and addresses); what every row accepts (host buffers without the strict checks, a FRACTAL_NZ
+// first input); then each operator's own order of checks, where CANN's op_api files differ (which check wins
+// when two arguments are bad).
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "acl/acl.h"
 #include "aclnn/opdev/op_errno.h"
 #include "argument_fixture.h"
+#include "device_tensor.h"
+#include "operator_harness.h"
 #include "ops/operator_table.h"
+#include "reference.h"
 
 namespace {
 
@@ -50,6 +57,82 @@ public:
     }
     ~SocName() { unsetenv("ACLNN_CPU_SOC_NAME"); }
 };
+
+// An environment variable set for a scope, then unset (the tests run with none of the library's set).
+class ScopedEnvironment {
+public:
+    ScopedEnvironment(const char* name, const char* value) : name_(name) { setenv(name, value, 1); }
+    ~ScopedEnvironment() { unsetenv(name_); }
+    ScopedEnvironment(const ScopedEnvironment&) = delete;
+    ScopedEnvironment& operator=(const ScopedEnvironment&) = delete;
+
+private:
+    const char* name_;
+};
+
+// CANN's name of out's argument where a row's op_api does not call it `out`: the row names its inputs only, and
+// phase 1's messages name out as the op_api's prototype does. Data of each op_api, keyed by row as OrderCases.
+struct OutArgumentName {
+    const char* row;
+    const char* name;
+};
+
+const std::vector<OutArgumentName>& OutArgumentNames() {
+    static const std::vector<OutArgumentName> names = {
+        {"smooth_l1_loss", "result"}, {"l1_loss_backward", "gradInput"}, {"smooth_l1_loss_backward", "gradInput"}};
+    return names;
+}
+
+// The rows whose op_api logs a warning for a FRACTAL_NZ first input (CANN's OP_LOGW; the others accept the format
+// without a word). Data of each op_api, keyed by row.
+const std::vector<const char*>& RowsWarningOfFractalNz() {
+    static const std::vector<const char*> rows = {"soft_margin_loss", "soft_margin_loss_backward", "mse_loss",
+                                                  "l1_loss", "l1_loss_backward", "smooth_l1_loss"};
+    return rows;
+}
+
+// The name phase 1's messages give argument k of a call (the row's inputs, then out at input_count).
+std::string ArgumentName(const OperatorDescription& row, int k) {
+    if (k == row.input_count) {
+        for (const OutArgumentName& entry : OutArgumentNames())
+            if (aclnn_cpu::FindOperator(entry.row) == &row) return entry.name;
+        return "out";
+    }
+    std::string name = row.inputs[k].name;
+    // CANN's *Optional arguments: some op_api files drop the suffix in their messages, and the rest name it whole.
+    const std::string suffix = "Optional";
+    if (row.inputs[k].optional && name.size() > suffix.size() &&
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
+        name.resize(name.size() - suffix.size());
+    return name;
+}
+
+// Whether the kernel reads argument k's data (out is written): a shape-only input's address is never checked.
+bool DataAddressed(const OperatorDescription& row, int k) { return k == row.input_count || row.inputs[k].values_read; }
+
+// A valid call whose reduction makes out 0-d (or drops the first dim: aclnnMseLossOut), where the row reduces
+// under this value (aclnn_cpu::ReducesTo).
+Scenario ReducedCall(const OperatorDescription& row, int64_t reduction) {
+    Scenario s = ValidCall(row);
+    aclnn_cpu::SetReductionValue(row, s.parameters.data(), reduction);
+    Out(s).dims = row.result == aclnn_cpu::ResultRule::kLossOverFirstDim ? std::vector<int64_t>{3}
+                                                                         : std::vector<int64_t>{};
+    return s;
+}
+
+// The valid calls an argument's cases spoil: out of the broadcast shape (reduction none), and where the row's
+// reduction changes out's shape, a mean's and a sum's out; the inputs are the same in each.
+struct Variant {
+    std::string name;
+    Scenario call;
+};
+
+std::vector<Variant> Variants(const OperatorDescription& row) {
+    std::vector<Variant> variants = {{"", ValidCall(row)}};
+    if (aclnn_cpu::ReducesTo(row, 1)) variants.push_back({"mean: ", ReducedCall(row, 1)});
+    if (aclnn_cpu::ReducesTo(row, 2)) variants.push_back({"sum: ", ReducedCall(row, 2)});
+    return variants;
+}
 
 aclnnStatus Phase1(const OperatorDescription& row, const test_support::ArgumentFixture& fixture,
                    const Scenario& s, uint64_t* workspace_size, aclOpExecutor** executor) {
@@ -96,13 +179,17 @@ TEST_P(EveryRow, NullArgumentsInOrder) {
     s = ValidCall(r);
     s.null_executor = true;
     ExpectRejected(r, "null executor", s, ACLNN_ERR_PARAM_NULLPTR, {"executor"});
+    for (TensorArg& arg : s.args) arg.null_tensor = true;  // the output pointers before every tensor
+    ExpectRejected(r, "null executor before null tensors", s, ACLNN_ERR_PARAM_NULLPTR, {"executor"});
     for (int k = 0; k <= r.input_count; ++k) {
         if (k < r.input_count && r.inputs[k].optional) continue;
         s = ValidCall(r);
         s.args[static_cast<size_t>(k)].null_tensor = true;
-        if (k + 1 <= r.input_count) s.args.back().type = ACL_DOUBLE;  // a later bad argument does not win
-        const std::string name = k < r.input_count ? r.inputs[k].name : "out";
-        ExpectRejected(r, "null " + name, s, r.null_tensor_status, {"null for argument"});
+        // Every other argument of a bad dtype, before and after it: the null tensors are checked first.
+        for (int j = 0; j <= r.input_count; ++j)
+            if (j != k) s.args[static_cast<size_t>(j)].type = ACL_DOUBLE;
+        ExpectRejected(r, "null " + ArgumentName(r, k) + " before bad dtypes", s, r.null_tensor_status,
+                       {"null for argument"});
     }
 }
 
@@ -228,6 +315,259 @@ TEST_P(EveryRow, ReductionAndParameterRanges) {
     }
 }
 
+// Whether argument k's dims may be spoiled alone: not an input whose shape is tied to self's (of self's exact
+// shape, or broadcasting to it), nor self where an input is tied to it, as some op_api files compare those shapes
+// before the layouts. Out is checked against the inputs' shapes after the layouts everywhere.
+bool DimsStandAlone(const OperatorDescription& row, int k) {
+    if (k == row.input_count) return true;
+    if (k == row.self_input) return !aclnn_cpu::ShapeTiedToSelf(row);
+    return row.inputs[k].shape == aclnn_cpu::InputShape::kBroadcast ||
+           row.inputs[k].shape == aclnn_cpu::InputShape::kToBroadcast;
+}
+
+// Each argument's layout, checked before anything is planned on it: a negative offset, an offset whose byte
+// position overflows int64, a last element at INT64_MAX (one past it overflows), strides whose byte span
+// overflows; where its dims stand alone (DimsStandAlone), a one-element view at INT64_MAX, a negative dim and an
+// element count past int64. Out
+// also as a mean's and a sum's out where the reduction changes its shape (a 0-d out has no strides to spoil).
+TEST_P(EveryRow, LayoutsAreCheckedPerArgument) {
+    const OperatorDescription& r = row();
+    using Applies = std::function<bool(int k, const TensorArg&)>;
+    const Applies always = [](int, const TensorArg&) { return true; };
+    const Applies with_a_dim = [](int, const TensorArg& a) { return !a.dims.empty(); };
+    const Applies dims_alone = [&r](int k, const TensorArg&) { return DimsStandAlone(r, k); };
+    struct LayoutCase {
+        const char* name;
+        std::function<void(TensorArg&)> spoil;
+        const char* rule;
+        Applies applies;
+    };
+    const LayoutCase cases[] = {
+        {"negative offset", [](TensorArg& a) { a.offset = -1; }, "negative offset", always},
+        {"offset overflowing in bytes", [](TensorArg& a) { a.offset = INT64_MAX - 1; }, "overflows", always},
+        {"last element at INT64_MAX",
+         [](TensorArg& a) { a.offset = INT64_MAX - (test_support::NumElements(a.dims) - 1); }, "byte span", always},
+        // Found by the fuzzer: a one-element view at INT64_MAX made "one past it" overflow.
+        {"one element at INT64_MAX",
+         [](TensorArg& a) {
+             a.dims = {1};
+             a.strides = {};
+             a.offset = INT64_MAX;
+         },
+         "byte span", dims_alone},
+        {"byte span overflow",
+         [](TensorArg& a) {
+             a.strides = test_support::ContiguousStrides(a.dims);
+             a.strides[0] = int64_t{1} << 62;
+         },
+         "byte span", with_a_dim},
+        {"negative dim",
+         [](TensorArg& a) {
+             a.dims = {2, -3};
+             a.strides = {3, 1};
+         },
+         "negative dim", dims_alone},
+        {"element count overflow",
+         [](TensorArg& a) {
+             a.dims = {int64_t{1} << 40, int64_t{1} << 40};
+             a.strides = {0, 0};
+         },
+         "element count", dims_alone},
+    };
+    const std::vector<Variant> variants = Variants(r);
+    for (const Variant& variant : variants) {
+        for (int k = 0; k <= r.input_count; ++k) {
+            if (k < r.input_count && &variant != &variants[0]) continue;  // the inputs are alike in every variant
+            for (const LayoutCase& c : cases) {
+                Scenario s = variant.call;
+                TensorArg& arg = s.args[static_cast<size_t>(k)];
+                if (!c.applies(k, arg)) continue;
+                c.spoil(arg);
+                const std::string name = ArgumentName(r, k);
+                ExpectRejected(r, variant.name + name + ": " + c.name, s, ACLNN_ERR_PARAM_INVALID, {name, c.rule});
+            }
+        }
+    }
+}
+
+// Where each argument's data lie: outside the aclrtMalloc blocks (host memory, 1 MiB past a block, running
+// past its padding, its last element just past it) and null, each refused naming the argument. A shape-only
+// input's data are never read, so never checked. Out also as a mean's and a sum's out.
+TEST_P(EveryRow, DataAddressesAreCheckedPerArgument) {
+    const OperatorDescription& r = row();
+    using Bytes = test_support::ArgumentFixture;
+    // The elements of a FLOAT argument that fit in the last 8 bytes of its block's padding.
+    constexpr int64_t kElementsInTheLastBytes = 2;
+    struct AddressCase {
+        const char* name;
+        std::function<void(TensorArg&)> spoil;
+        std::vector<std::string> rule;
+        std::function<bool(const TensorArg&)> applies;
+    };
+    const auto always = [](const TensorArg&) { return true; };
+    const AddressCase cases[] = {
+        {"in host memory", [](TensorArg& a) { a.data = TensorArg::Data::kHost; },
+         {"aclrtMalloc", "ACLNN_CPU_STRICT_MEMORY"}, always},
+        // 1 MiB past the block: right after it may lie another live block (sanitizer heaps pack them).
+        {"1 MiB past its block", [](TensorArg& a) { a.offset = int64_t{1} << 18; }, {"aclrtMalloc"}, always},
+        {"running past its block's padding", [](TensorArg& a) { a.data = TensorArg::Data::kEndOfBlock; },
+         {"aclrtMalloc"},
+         [](const TensorArg& a) { return test_support::NumElements(a.dims) > kElementsInTheLastBytes; }},
+        {"offset so that its last element lies just past the padding",
+         [](TensorArg& a) {
+             a.offset = static_cast<int64_t>((Bytes::kBlockBytes + Bytes::kPaddingBytes) / sizeof(float)) -
+                        test_support::NumElements(a.dims) + 1;
+         },
+         {"aclrtMalloc"}, always},
+        {"null data", [](TensorArg& a) { a.data = TensorArg::Data::kNull; }, {"null"}, always},
+    };
+    const std::vector<Variant> variants = Variants(r);
+    for (const Variant& variant : variants) {
+        for (int k = 0; k <= r.input_count; ++k) {
+            if (k < r.input_count && &variant != &variants[0]) continue;  // the inputs are alike in every variant
+            for (const AddressCase& c : cases) {
+                Scenario s = variant.call;
+                TensorArg& arg = s.args[static_cast<size_t>(k)];
+                if (!c.applies(arg)) continue;
+                c.spoil(arg);
+                const std::string name = ArgumentName(r, k);
+                if (!DataAddressed(r, k)) {
+                    ExpectAccepted(r, variant.name + "shape-only " + name + " " + c.name, s);
+                    continue;
+                }
+                std::vector<std::string> parts = c.rule;
+                parts.insert(parts.begin(), name);
+                ExpectRejected(r, variant.name + name + " " + c.name, s, ACLNN_ERR_PARAM_INVALID, parts);
+            }
+        }
+    }
+}
+
+// With ACLNN_CPU_STRICT_MEMORY=0 a null data address is still refused, naming the argument; host memory passes
+// phase 1 (HostBuffersAreAcceptedWithoutStrictChecks runs such calls).
+TEST_P(EveryRow, NullDataIsRejectedEvenWithoutStrictChecks) {
+    const OperatorDescription& r = row();
+    ScopedEnvironment strict("ACLNN_CPU_STRICT_MEMORY", "0");
+    const std::vector<Variant> variants = Variants(r);
+    for (const Variant& variant : variants) {
+        for (int k = 0; k <= r.input_count; ++k) {
+            if (k < r.input_count && &variant != &variants[0]) continue;
+            const std::string name = ArgumentName(r, k);
+            Scenario s = variant.call;
+            s.args[static_cast<size_t>(k)].data = TensorArg::Data::kNull;
+            if (DataAddressed(r, k)) {
+                ExpectRejected(r, variant.name + name + " null, strict off", s, ACLNN_ERR_PARAM_INVALID,
+                               {name, "null"});
+            } else {
+                ExpectAccepted(r, variant.name + "shape-only " + name + " null, strict off", s);
+            }
+            s = variant.call;
+            s.args[static_cast<size_t>(k)].data = TensorArg::Data::kHost;
+            ExpectAccepted(r, variant.name + name + " in host memory, strict off", s);
+        }
+    }
+}
+
+// An input's four values in a call on host buffers, in its domain.
+double HostInputValue(aclnn_cpu::ValueDomain domain, int i) {
+    switch (domain) {
+        case aclnn_cpu::ValueDomain::kSignLabel: return i % 2 ? -1.0 : 1.0;
+        case aclnn_cpu::ValueDomain::kGradient: return 1.0;
+        case aclnn_cpu::ValueDomain::kProbability: return 0.125 + 0.25 * i;
+        case aclnn_cpu::ValueDomain::kWeight: return 0.5 * (i + 1);
+        default: return static_cast<double>(i);
+    }
+}
+
+// With ACLNN_CPU_STRICT_MEMORY=0 every operand may be a host buffer the library does not know: the call runs
+// and gives the reference's values, bit for bit those of the same call in aclrtMalloc memory.
+TEST_P(EveryRow, HostBuffersAreAcceptedWithoutStrictChecks) {
+    const OperatorDescription& r = row();
+    const Scenario call = ValidCall(r);  // reduction none: out of the inputs' shape, [4]
+    constexpr int kCount = 4;
+    const std::vector<int64_t> dims = {kCount};
+    const int64_t strides[] = {1};
+    std::vector<std::vector<float>> host(static_cast<size_t>(r.input_count) + 1, std::vector<float>(kCount, 7.0f));
+    std::vector<std::unique_ptr<test_support::DeviceTensor>> device;
+    std::vector<const test_support::DeviceTensor*> device_inputs;
+    std::mt19937_64 rng(1);
+    for (int k = 0; k <= r.input_count; ++k) {
+        std::vector<float>& values = host[static_cast<size_t>(k)];
+        for (int i = 0; i < kCount && k < r.input_count; ++i)
+            values[static_cast<size_t>(i)] = static_cast<float>(HostInputValue(r.inputs[k].domain, i));
+        device.push_back(std::make_unique<test_support::DeviceTensor>(test_support::Dense(dims, ACL_FLOAT), rng,
+                                                                      [](std::mt19937_64&) { return 7.0; }));
+        for (int i = 0; i < kCount; ++i) device.back()->SetStorage(i, values[static_cast<size_t>(i)]);
+        device.back()->Upload();
+        if (k < r.input_count) device_inputs.push_back(device.back().get());
+    }
+    std::vector<const aclTensor*> device_tensors;
+    for (const test_support::DeviceTensor* input : device_inputs) device_tensors.push_back(input->tensor());
+    ASSERT_EQ(test_support::RunRow(r, device_tensors, call.parameters, device.back()->tensor()), 0)
+        << aclGetRecentErrMsg();
+    {
+        ScopedEnvironment strict("ACLNN_CPU_STRICT_MEMORY", "0");
+        std::vector<aclTensor*> tensors;
+        for (std::vector<float>& values : host)
+            tensors.push_back(aclCreateTensor(dims.data(), 1, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, dims.data(), 1,
+                                              values.data()));
+        const std::vector<const aclTensor*> inputs(tensors.begin(), tensors.end() - 1);
+        EXPECT_EQ(test_support::RunRow(r, inputs, call.parameters, tensors.back()), 0) << aclGetRecentErrMsg();
+        for (aclTensor* t : tensors) aclDestroyTensor(t);
+    }
+    const test_support::RowCall reference = test_support::RowCallOf(r, call.parameters, device_inputs);
+    const std::vector<float>& out = host.back();
+    for (int i = 0; i < kCount; ++i) {
+        double values[aclnn_cpu::kMaxOperatorInputs];
+        for (int k = 0; k < r.input_count; ++k) values[k] = host[static_cast<size_t>(k)][static_cast<size_t>(i)];
+        double expected = 0;
+        const char* problem = test_support::CheckElement(test_support::RowElementReference(reference, values),
+                                                         ACL_FLOAT, ACL_FLOAT, out[static_cast<size_t>(i)], &expected);
+        EXPECT_STREQ(problem, "") << "element " << i << ": got " << out[static_cast<size_t>(i)] << " expected "
+                                  << expected;
+        EXPECT_NE(out[static_cast<size_t>(i)], 7.0f) << "element " << i << " was not written";
+    }
+    const std::vector<uint8_t> in_device = device.back()->Download();
+    ASSERT_EQ(in_device.size(), kCount * sizeof(float));
+    EXPECT_EQ(std::memcmp(in_device.data(), out.data(), in_device.size()), 0)
+        << "host buffers give other bits than aclrtMalloc memory";
+}
+
+// CANN accepts a FRACTAL_NZ first input (self, or a backward's gradOutput), read as ND; where its op_api warns
+// of it (RowsWarningOfFractalNz), the warning goes through the logger, printed at ASCEND_GLOBAL_LOG_LEVEL 2
+// (warning) or below, not at 3 (error); elsewhere nothing is printed. The call then runs.
+TEST_P(EveryRow, FractalNzFirstInputIsAccepted) {
+    const OperatorDescription& r = row();
+    bool warns = false;
+    for (const char* name : RowsWarningOfFractalNz()) warns = warns || aclnn_cpu::FindOperator(name) == &r;
+    Scenario s = ValidCall(r);
+    s.args[0].format = ACL_FORMAT_FRACTAL_NZ;
+    test_support::ArgumentFixture fixture(s.args);
+    for (const char* level : {"2", "3"}) {
+        SCOPED_TRACE(std::string("ASCEND_GLOBAL_LOG_LEVEL ") + level);
+        uint64_t workspace_size = 1;
+        aclOpExecutor* executor = nullptr;
+        aclnnStatus status;
+        std::string err;
+        {
+            ScopedEnvironment log_level("ASCEND_GLOBAL_LOG_LEVEL", level);
+            testing::internal::CaptureStderr();
+            status = Phase1(r, fixture, s, &workspace_size, &executor);
+            err = testing::internal::GetCapturedStderr();
+        }
+        ASSERT_EQ(status, 0) << aclGetRecentErrMsg();
+        if (warns && std::string(level) == "2") {
+            EXPECT_NE(err.find("[WARNING]"), std::string::npos) << err;
+            EXPECT_NE(err.find(ArgumentName(r, 0) + " has format FRACTAL_NZ"), std::string::npos) << err;
+        } else {
+            EXPECT_EQ(err, "");
+        }
+        EXPECT_EQ(workspace_size, 0u);
+        EXPECT_EQ(r.run(nullptr, 0, executor, nullptr), 0) << aclGetRecentErrMsg();
+        EXPECT_EQ(aclrtSynchronizeStream(nullptr), 0);
+    }
+}
+
 // Phase 2 with a null executor: 161001, the message naming the operator's API.
 TEST_P(EveryRow, Phase2NullExecutorNamesTheApi) {
     const OperatorDescription& r = row();
@@ -239,6 +579,100 @@ TEST_P(EveryRow, Phase2NullExecutorNamesTheApi) {
 std::string RowName(const ::testing::TestParamInfo<int>& info) { return aclnn_cpu::kOperators[info.param].name; }
 
 INSTANTIATE_TEST_SUITE_P(Table, EveryRow, ::testing::Range(0, aclnn_cpu::kOperatorCount), RowName);
+
+// The rows a property selects (in the table's order).
+std::vector<int> RowsWhere(bool (*property)(const OperatorDescription&)) {
+    std::vector<int> rows;
+    for (int i = 0; i < aclnn_cpu::kOperatorCount; ++i)
+        if (property(aclnn_cpu::kOperators[i])) rows.push_back(i);
+    return rows;
+}
+
+// Whether a sum gives a 0-d out (a loss over the broadcast shape with a reduction).
+bool SumsToZeroDims(const OperatorDescription& row) {
+    return row.result == aclnn_cpu::ResultRule::kLoss && aclnn_cpu::ReducesTo(row, 2);
+}
+
+// The inputs of a row that broadcast freely with the others (InputShape::kBroadcast), self first where it does.
+std::vector<int> FreelyBroadcastingInputs(const OperatorDescription& row) {
+    std::vector<int> inputs;
+    if (!aclnn_cpu::ShapeTiedToSelf(row) && row.inputs[row.self_input].shape == aclnn_cpu::InputShape::kBroadcast)
+        inputs.push_back(row.self_input);
+    for (int k = 0; k < row.input_count; ++k)
+        if (k != row.self_input && row.inputs[k].shape == aclnn_cpu::InputShape::kBroadcast) inputs.push_back(k);
+    return inputs;
+}
+
+// Whether two inputs may broadcast against each other to a shape that neither has, into a 0-d out.
+bool BroadcastsIntoZeroDims(const OperatorDescription& row) {
+    return SumsToZeroDims(row) && FreelyBroadcastingInputs(row).size() >= 2;
+}
+
+class ZeroDimSumRows : public EveryRow {};
+class BroadcastIntoZeroDimRows : public EveryRow {};
+
+// An empty broadcast shape whose other dims multiply past int64 (each input valid, with zero strides: self
+// [0, 1, 2^56] and another input [625, 1], or where no other input broadcasts freely, self [0, 625, 2^56]) is an
+// empty sum: +0, and a mean of nothing NaN, like any (a fuzz finding: the dense order of the sum overflowed
+// computing strides).
+TEST_P(ZeroDimSumRows, EmptyBroadcastWithHugeDimsSumsToZero) {
+    const OperatorDescription& r = row();
+    const std::vector<int> free = FreelyBroadcastingInputs(r);
+    for (const int64_t reduction : {2, 1}) {
+        Scenario s = ReducedCall(r, reduction);
+        for (int k = 0; k < r.input_count; ++k) {
+            TensorArg& arg = s.args[static_cast<size_t>(k)];
+            if (free.size() >= 2 && k == free[1]) {
+                arg.dims = {625, 1};
+            } else {
+                arg.dims = {0, free.size() >= 2 ? 1 : 625, int64_t{1} << 56};
+            }
+            arg.strides.assign(arg.dims.size(), 0);
+        }
+        test_support::ArgumentFixture fixture(s.args);
+        uint64_t workspace_size = 1;
+        aclOpExecutor* executor = nullptr;
+        ASSERT_EQ(Phase1(r, fixture, s, &workspace_size, &executor), 0) << aclGetRecentErrMsg();
+        ASSERT_EQ(r.run(nullptr, workspace_size, executor, nullptr), 0) << aclGetRecentErrMsg();
+        ASSERT_EQ(aclrtSynchronizeStream(nullptr), 0);
+        const std::vector<uint8_t> out = fixture.Block(static_cast<size_t>(r.input_count));
+        float value = -1.0f;
+        std::memcpy(&value, out.data(), sizeof value);
+        if (reduction == 2) {
+            EXPECT_EQ(value, 0.0f);
+            EXPECT_FALSE(std::signbit(value)) << "the sum of nothing is +0";
+        } else {
+            EXPECT_TRUE(std::isnan(value)) << value;
+        }
+    }
+}
+
+// A 0-d out does not bound the broadcast shape: inputs that broadcast to 2^80 elements (each valid: [2^40, 1]
+// and [1, 2^40], expanded) cannot be addressed, and are refused (161002) under a mean and a sum.
+TEST_P(BroadcastIntoZeroDimRows, BroadcastShapeOf2To80ElementsIsRefused) {
+    const OperatorDescription& r = row();
+    const std::vector<int> free = FreelyBroadcastingInputs(r);
+    for (const int64_t reduction : {1, 2}) {
+        Scenario s = ReducedCall(r, reduction);
+        for (int k = 0; k < r.input_count; ++k) s.args[static_cast<size_t>(k)].dims = {};
+        s.args[static_cast<size_t>(free[0])].dims = {int64_t{1} << 40, 1};
+        s.args[static_cast<size_t>(free[1])].dims = {1, int64_t{1} << 40};
+        for (int k = 0; k < r.input_count; ++k)
+            s.args[static_cast<size_t>(k)].strides.assign(s.args[static_cast<size_t>(k)].dims.size(), 0);
+        ExpectRejected(r, "reduction " + std::to_string(reduction) + ": broadcast shape of 2^80 elements", s,
+                       ACLNN_ERR_PARAM_INVALID, {"broadcast shape", "[1099511627776, 1099511627776]", "2^60"});
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Table, ZeroDimSumRows, ::testing::ValuesIn(RowsWhere(SumsToZeroDims)), RowName);
+INSTANTIATE_TEST_SUITE_P(Table, BroadcastIntoZeroDimRows, ::testing::ValuesIn(RowsWhere(BroadcastsIntoZeroDims)),
+                         RowName);
+
+// The data keyed by row above name rows of the table.
+TEST(KeyedData, NamesRowsOfTheTable) {
+    for (const OutArgumentName& entry : OutArgumentNames()) EXPECT_NE(aclnn_cpu::FindOperator(entry.row), nullptr);
+    for (const char* name : RowsWarningOfFractalNz()) EXPECT_NE(aclnn_cpu::FindOperator(name), nullptr) << name;
+}
 
 // Each operator's own order, where CANN's op_api files differ: the first of two bad arguments wins.
 struct OrderCase {
@@ -319,7 +753,81 @@ const std::vector<OrderCase>& OrderCases() {
         {"smooth_l1_loss_backward", "gradInput of another shape",
          [](const OperatorDescription&, Scenario& s) { s.args.back().dims = {3, 2}; },
          ACLNN_ERR_PARAM_INVALID, {"Exepected tensor for result to have same size as tensor for gradInput"}},
-        // aclnnSoftMarginLossBackward: the reduction after the shapes (CANN leaves it unchecked).
+        // aclnnSoftMarginLoss: the null tensors, each dtype, the ranks, the layouts, the broadcast, out's shape,
+        // each argument named; any reduction taken, 0 none, 1 mean, anything else a sum into a 0-d out.
+        {"soft_margin_loss", "null target before a bad dtype of self",
+         [](const OperatorDescription&, Scenario& s) { s.args[1].null_tensor = true; s.args[0].type = ACL_DOUBLE; },
+         ACLNN_ERR_PARAM_NULLPTR, {"null for argument target"}},
+        {"soft_margin_loss", "INT32 target",
+         [](const OperatorDescription&, Scenario& s) { s.args[1].type = ACL_INT32; },
+         ACLNN_ERR_PARAM_INVALID, {"target", "INT32"}},
+        {"soft_margin_loss", "out's dtype before self's rank",
+         [](const OperatorDescription&, Scenario& s) {
+             s.args.back().type = ACL_BOOL;
+             s.args[0].dims = std::vector<int64_t>(9, 1);
+         },
+         ACLNN_ERR_PARAM_INVALID, {"out", "BOOL"}},
+        {"soft_margin_loss", "rank 9 target",
+         [](const OperatorDescription&, Scenario& s) { s.args[1].dims = {1, 1, 1, 1, 1, 1, 1, 2, 3}; },
+         ACLNN_ERR_PARAM_INVALID, {"target", "cannot be larger than 8 dimensions"}},
+        {"soft_margin_loss", "the broadcast before out's shape",
+         [](const OperatorDescription&, Scenario& s) { s.args[1].dims = {5}; s.args.back().dims = {7}; },
+         ACLNN_ERR_PARAM_INVALID, {"must match the size"}},
+        {"soft_margin_loss", "none: 0-d out", [](const OperatorDescription&, Scenario& s) { s.args.back().dims = {}; },
+         ACLNN_ERR_PARAM_INVALID, {"out", "[]", "[2, 3]"}},
+        {"soft_margin_loss", "mean: out of the broadcast shape",
+         [](const OperatorDescription& row, Scenario& s) { aclnn_cpu::SetReductionValue(row, s.parameters.data(), 1); },
+         ACLNN_ERR_PARAM_INVALID, {"0-dimensional", "out", "[2, 3]"}},
+        {"soft_margin_loss", "sum: out of shape [1]",
+         [](const OperatorDescription& row, Scenario& s) {
+             aclnn_cpu::SetReductionValue(row, s.parameters.data(), 2);
+             s.args.back().dims = {1};
+         },
+         ACLNN_ERR_PARAM_INVALID, {"0-dimensional", "[1]"}},
+        {"soft_margin_loss", "reduction 3 (a sum): out not 0-d",
+         [](const OperatorDescription& row, Scenario& s) { aclnn_cpu::SetReductionValue(row, s.parameters.data(), 3); },
+         ACLNN_ERR_PARAM_INVALID, {"0-dimensional"}},
+        {"soft_margin_loss", "reduction -4 (a sum): out not 0-d",
+         [](const OperatorDescription& row, Scenario& s) {
+             aclnn_cpu::SetReductionValue(row, s.parameters.data(), -4);
+         },
+         ACLNN_ERR_PARAM_INVALID, {"0-dimensional"}},
+        // aclnnSoftMarginLossBackward: the null tensors, each dtype, the ranks, the layouts, the broadcast, out's
+        // shape, out not overlapping itself, each argument named; the reduction after the shapes (CANN leaves it
+        // unchecked).
+        {"soft_margin_loss_backward", "null self before a bad dtype of gradOutput",
+         [](const OperatorDescription&, Scenario& s) { s.args[1].null_tensor = true; s.args[0].type = ACL_DOUBLE; },
+         ACLNN_ERR_PARAM_NULLPTR, {"null for argument self"}},
+        {"soft_margin_loss_backward", "INT32 self",
+         [](const OperatorDescription&, Scenario& s) { s.args[1].type = ACL_INT32; },
+         ACLNN_ERR_PARAM_INVALID, {"self", "INT32"}},
+        {"soft_margin_loss_backward", "INT64 target",
+         [](const OperatorDescription&, Scenario& s) { s.args[2].type = ACL_INT64; },
+         ACLNN_ERR_PARAM_INVALID, {"target", "INT64"}},
+        {"soft_margin_loss_backward", "undefined dtype number",
+         [](const OperatorDescription&, Scenario& s) { s.args[1].type = static_cast<aclDataType>(5); },
+         ACLNN_ERR_PARAM_INVALID, {"self", "aclDataType 5"}},
+        {"soft_margin_loss_backward", "target's dtype before self's rank",
+         [](const OperatorDescription&, Scenario& s) {
+             s.args[2].type = ACL_BOOL;
+             s.args[1].dims = std::vector<int64_t>(9, 1);
+         },
+         ACLNN_ERR_PARAM_INVALID, {"target", "BOOL"}},
+        {"soft_margin_loss_backward", "rank 9 out",
+         [](const OperatorDescription&, Scenario& s) { s.args.back().dims = {1, 1, 1, 1, 1, 1, 1, 2, 3}; },
+         ACLNN_ERR_PARAM_INVALID, {"out", "cannot be larger than 8 dimensions"}},
+        {"soft_margin_loss_backward", "zero against two",
+         [](const OperatorDescription&, Scenario& s) { s.args[1].dims = {0, 3}; },
+         ACLNN_ERR_PARAM_INVALID, {"gradOutput", "self", "[0, 3]"}},
+        {"soft_margin_loss_backward", "out with an extra leading 1",
+         [](const OperatorDescription&, Scenario& s) { s.args.back().dims = {1, 2, 3}; },
+         ACLNN_ERR_PARAM_INVALID, {"out", "[1, 2, 3]"}},
+        {"soft_margin_loss_backward", "out of the unbroadcast size",
+         [](const OperatorDescription&, Scenario& s) { s.args[1].dims = {4, 2, 3}; },
+         ACLNN_ERR_PARAM_INVALID, {"out", "[4, 2, 3]"}},
+        {"soft_margin_loss_backward", "out mapping two elements to one address",
+         [](const OperatorDescription&, Scenario& s) { s.args.back().strides = {1, 1}; },
+         ACLNN_ERR_PARAM_INVALID, {"out", "same address"}},
         {"soft_margin_loss_backward", "the shapes before the reduction",
          [](const OperatorDescription&, Scenario& s) { s.args.back().dims = {3}; s.parameters[0] = 9; },
          ACLNN_ERR_PARAM_INVALID, {"Expected tensor for out to have same size as [2, 3], but got [3]."}},
