@@ -70,41 +70,10 @@ private:
     const char* name_;
 };
 
-// CANN's name of out's argument where a row's op_api does not call it `out`: the row names its inputs only, and
-// phase 1's messages name out as the op_api's prototype does. Data of each op_api, keyed by row as OrderCases.
-struct OutArgumentName {
-    const char* row;
-    const char* name;
-};
-
-const std::vector<OutArgumentName>& OutArgumentNames() {
-    static const std::vector<OutArgumentName> names = {
-        {"smooth_l1_loss", "result"}, {"l1_loss_backward", "gradInput"}, {"smooth_l1_loss_backward", "gradInput"}};
-    return names;
-}
-
-// The rows whose op_api logs a warning for a FRACTAL_NZ first input (CANN's OP_LOGW; the others accept the format
-// without a word). Data of each op_api, keyed by row.
-const std::vector<const char*>& RowsWarningOfFractalNz() {
-    static const std::vector<const char*> rows = {"soft_margin_loss", "soft_margin_loss_backward", "mse_loss",
-                                                  "l1_loss", "l1_loss_backward", "smooth_l1_loss"};
-    return rows;
-}
-
 // The name phase 1's messages give argument k of a call (the row's inputs, then out at input_count).
 std::string ArgumentName(const OperatorDescription& row, int k) {
-    if (k == row.input_count) {
-        for (const OutArgumentName& entry : OutArgumentNames())
-            if (aclnn_cpu::FindOperator(entry.row) == &row) return entry.name;
-        return "out";
-    }
-    std::string name = row.inputs[k].name;
-    // CANN's *Optional arguments: some op_api files drop the suffix in their messages, and the rest name it whole.
-    const std::string suffix = "Optional";
-    if (row.inputs[k].optional && name.size() > suffix.size() &&
-        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
-        name.resize(name.size() - suffix.size());
-    return name;
+    if (k == row.input_count) return row.out_name;
+    return row.inputs[k].message_name != nullptr ? row.inputs[k].message_name : row.inputs[k].name;
 }
 
 // Whether the kernel reads argument k's data (out is written): a shape-only input's address is never checked.
@@ -534,12 +503,11 @@ TEST_P(EveryRow, HostBuffersAreAcceptedWithoutStrictChecks) {
 }
 
 // CANN accepts a FRACTAL_NZ first input (self, or a backward's gradOutput), read as ND; where its op_api warns
-// of it (RowsWarningOfFractalNz), the warning goes through the logger, printed at ASCEND_GLOBAL_LOG_LEVEL 2
+// of it (the row's warns_of_fractal_nz), the warning goes through the logger, printed at ASCEND_GLOBAL_LOG_LEVEL 2
 // (warning) or below, not at 3 (error); elsewhere nothing is printed. The call then runs.
 TEST_P(EveryRow, FractalNzFirstInputIsAccepted) {
     const OperatorDescription& r = row();
-    bool warns = false;
-    for (const char* name : RowsWarningOfFractalNz()) warns = warns || aclnn_cpu::FindOperator(name) == &r;
+    const bool warns = r.warns_of_fractal_nz;
     Scenario s = ValidCall(r);
     s.args[0].format = ACL_FORMAT_FRACTAL_NZ;
     test_support::ArgumentFixture fixture(s.args);
@@ -667,12 +635,6 @@ TEST_P(BroadcastIntoZeroDimRows, BroadcastShapeOf2To80ElementsIsRefused) {
 INSTANTIATE_TEST_SUITE_P(Table, ZeroDimSumRows, ::testing::ValuesIn(RowsWhere(SumsToZeroDims)), RowName);
 INSTANTIATE_TEST_SUITE_P(Table, BroadcastIntoZeroDimRows, ::testing::ValuesIn(RowsWhere(BroadcastsIntoZeroDims)),
                          RowName);
-
-// The data keyed by row above name rows of the table.
-TEST(KeyedData, NamesRowsOfTheTable) {
-    for (const OutArgumentName& entry : OutArgumentNames()) EXPECT_NE(aclnn_cpu::FindOperator(entry.row), nullptr);
-    for (const char* name : RowsWarningOfFractalNz()) EXPECT_NE(aclnn_cpu::FindOperator(name), nullptr) << name;
-}
 
 // Each operator's own order, where CANN's op_api files differ: the first of two bad arguments wins.
 struct OrderCase {

@@ -10,8 +10,8 @@
 namespace aclnn_cpu::ops {
 
 // The request of a call: phase 1's and phase 2's names, the tensors under their CANN names (an optional input may be null; one
-// whose values the arithmetic does not read is checked and broadcast only), the dtype lists, phase 1's output
-// pointers.
+// whose values the arithmetic does not read is checked and broadcast only), the dtype lists, the FRACTAL_NZ warning,
+// phase 1's output pointers.
 inline engine::ElementwiseRequest RequestFor(const OperatorDescription& row,
                                              std::initializer_list<const aclTensor*> inputs, const aclTensor* out,
                                              uint64_t* workspace_size, aclOpExecutor** executor) {
@@ -24,6 +24,7 @@ inline engine::ElementwiseRequest RequestFor(const OperatorDescription& row,
     }
     request.validation.out = {out, row.out_name};
     request.validation.dtypes = row.dtypes;
+    request.nz_warning_input = row.warns_of_fractal_nz ? 0 : -1;
     return request;
 }
 

@@ -132,6 +132,8 @@ struct OperatorDescription {
     bool batch_mean = false;   // reduction 3 scales by 1 / the broadcast shape's first dim (batchmean)
     // CANN's status for a null required tensor: 161001, or the 561103 aclnnBinaryCrossEntropy's op_api returns.
     aclnnStatus null_tensor_status = ACLNN_ERR_PARAM_NULLPTR;
+    // CANN's op_api logs a precision warning for a FRACTAL_NZ first input (the others accept it without a word).
+    bool warns_of_fractal_nz = false;
     CApi c_api = {};
 
     constexpr OperatorDescription(const CApi& api, const char* snake_name, const char* one_line)
@@ -196,6 +198,11 @@ struct OperatorDescription {
         OperatorDescription row = *this;
         row.gradient_row = row_name;
         row.target_gradient_factor = target_factor;
+        return row;
+    }
+    constexpr OperatorDescription WarnsOfFractalNz() const {
+        OperatorDescription row = *this;
+        row.warns_of_fractal_nz = true;
         return row;
     }
     constexpr OperatorDescription NullTensorStatus(aclnnStatus status) const {

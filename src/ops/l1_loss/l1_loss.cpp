@@ -99,7 +99,8 @@ ACLNN_CPU_OPERATOR_ROW(l1_loss) =
         .Dtypes(&kL1LossDtypes)
         .Reference(&references::L1Loss)
         .Aten("l1_loss", AtenResultType::kPromoted)
-        .GradientRow("l1_loss_backward", -1);
+        .GradientRow("l1_loss_backward", -1)
+        .WarnsOfFractalNz();
 
 }  // namespace aclnn_cpu
 
@@ -164,7 +165,6 @@ aclnnStatus aclnnL1LossGetWorkspaceSize(const aclTensor* self, const aclTensor* 
             if (integers) description.integer_block = &ops::l1_loss::IntegerLoss;
             return description;
         };
-        request.nz_warning_input = 0;  // self
         return engine::PlanElementwiseOperator(request);
     });
 }
@@ -191,7 +191,8 @@ ACLNN_CPU_OPERATOR_ROW(l1_loss_backward) =
         .Parameters({operator_rows::kReduction})
         .Result(ResultRule::kGradient)
         .Dtypes(&validation::kFloatTypesBf16FromAtlasA2)
-        .Reference(&references::L1LossGrad);
+        .Reference(&references::L1LossGrad)
+        .WarnsOfFractalNz();
 
 }  // namespace aclnn_cpu
 
@@ -234,7 +235,6 @@ aclnnStatus aclnnL1LossBackwardGetWorkspaceSize(const aclTensor* gradOutput, con
             }
             return description;
         };
-        request.nz_warning_input = 0;  // gradOutput
         return engine::PlanElementwiseOperator(request);
     });
 }

@@ -110,7 +110,8 @@ ACLNN_CPU_OPERATOR_ROW(mse_loss) =
         .Result(ResultRule::kLoss)
         .Dtypes(&validation::kFloatTypesBf16FromAtlasA2)
         .Reference(&references::MseLoss)
-        .Aten("mse_loss", AtenResultType::kPromoted);
+        .Aten("mse_loss", AtenResultType::kPromoted)
+        .WarnsOfFractalNz();
 
 }  // namespace aclnn_cpu
 
@@ -138,7 +139,6 @@ aclnnStatus aclnnMseLossGetWorkspaceSize(const aclTensor* self, const aclTensor*
                                        same_shape ? engine::MeanRule::kDividedByCount
                                                   : engine::MeanRule::kTimesReciprocal);
         };
-        request.nz_warning_input = 0;  // self
         return engine::PlanElementwiseOperator(request);
     });
 }

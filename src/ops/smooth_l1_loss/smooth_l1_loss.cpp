@@ -126,7 +126,8 @@ ACLNN_CPU_OPERATOR_ROW(smooth_l1_loss) =
         .Result(ResultRule::kLoss)
         .Dtypes(&validation::kFloatTypesBf16FromAtlasA2)
         .Reference(&references::SmoothL1Loss)
-        .Aten("smooth_l1_loss", AtenResultType::kPromoted);
+        .Aten("smooth_l1_loss", AtenResultType::kPromoted)
+        .WarnsOfFractalNz();
 
 }  // namespace aclnn_cpu
 
@@ -175,7 +176,6 @@ aclnnStatus aclnnSmoothL1LossGetWorkspaceSize(const aclTensor* self, const aclTe
                                        engine::MeanRule::kTimesReciprocal,
                                        kernels::FunctorParameters::Of(ops::smooth_l1_loss::LossParametersOf(beta)));
         };
-        request.nz_warning_input = 0;  // self
         return engine::PlanElementwiseOperator(request);
     });
 }

@@ -47,7 +47,8 @@ ACLNN_CPU_OPERATOR_ROW(soft_margin_loss) =
         .Result(ResultRule::kLoss)
         .Dtypes(&validation::kFloatTypesBf16FromAtlasA2)
         .Reference(&references::SoftMarginLoss)
-        .Aten("soft_margin_loss", AtenResultType::kSelf);
+        .Aten("soft_margin_loss", AtenResultType::kSelf)
+        .WarnsOfFractalNz();
 
 }  // namespace aclnn_cpu
 
@@ -74,7 +75,6 @@ aclnnStatus aclnnSoftMarginLossGetWorkspaceSize(const aclTensor* self, const acl
             description.mean = reduction == 1 ? engine::MeanRule::kTimesReciprocal : engine::MeanRule::kNone;
             return description;
         };
-        request.nz_warning_input = 0;  // self
         return engine::PlanElementwiseOperator(request);
     });
 }

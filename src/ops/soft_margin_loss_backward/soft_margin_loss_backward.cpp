@@ -65,7 +65,8 @@ ACLNN_CPU_OPERATOR_ROW(soft_margin_loss_backward) =
         .Result(ResultRule::kGradient)
         .Dtypes(&validation::kFloatTypesBf16FromAtlasA2)
         .Reference(&references::SoftMarginLossGrad)
-        .Aten("soft_margin_loss_backward", AtenResultType::kSelf);
+        .Aten("soft_margin_loss_backward", AtenResultType::kSelf)
+        .WarnsOfFractalNz();
 
 }  // namespace aclnn_cpu
 
@@ -101,7 +102,6 @@ aclnnStatus aclnnSoftMarginLossBackwardGetWorkspaceSize(const aclTensor* gradOut
             if (reduction == 1 && n > 0) description.input_scale = 1.0f / static_cast<float>(n);
             return description;
         };
-        request.nz_warning_input = 0;  // gradOutput
         return engine::PlanElementwiseOperator(request);
     });
 }
