@@ -27,7 +27,6 @@
 #include <string>
 #include <vector>
 
-#include "aclnnop/aclnn_soft_margin_loss_backward.h"
 #include "kernels/simd_support.h"
 #include "ratio_report.h"
 #include "workloads.h"
@@ -146,9 +145,14 @@ void WithRepetitions(benchmark::internal::Benchmark* pair) {
         ->ComputeStatistics("max", LargestOf);
 }
 
-// The whole two-phase call on 4 elements plus a stream sync, as a program calling it once would pay.
+// The whole two-phase call of the scenarios' gradient row (mean) on 4 elements plus a stream sync, as a program
+// calling it once would pay.
 void BM_Call4(benchmark::State& state) {
     setenv("ACLNN_CPU_NUM_THREADS", "1", 1);
+    const aclnn_cpu::OperatorDescription& row = bench::ScenarioRow(false);
+    double parameters[aclnn_cpu::kMaxOperatorParameters] = {};
+    for (int p = 0; p < row.parameter_count; ++p) parameters[p] = row.parameters[p].default_value;
+    aclnn_cpu::SetReductionValue(row, parameters, 1);
     const int64_t dims[] = {2, 2};
     void* blocks[4];
     aclTensor* tensors[4];
@@ -162,9 +166,8 @@ void BM_Call4(benchmark::State& state) {
     for (auto _ : state) {
         uint64_t workspace_size = 0;
         aclOpExecutor* executor = nullptr;
-        aclnnSoftMarginLossBackwardGetWorkspaceSize(tensors[0], tensors[1], tensors[2], 1, tensors[3], &workspace_size,
-                                                    &executor);
-        aclnnSoftMarginLossBackward(nullptr, workspace_size, executor, stream);
+        row.get_workspace_size(tensors, parameters, tensors[3], &workspace_size, &executor);
+        row.run(nullptr, workspace_size, executor, stream);
         aclrtSynchronizeStream(stream);
     }
     aclrtDestroyStream(stream);

@@ -1,6 +1,7 @@
 #include "workloads.h"
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <random>
@@ -447,12 +448,27 @@ private:
 
 }  // namespace
 
+const aclnn_cpu::OperatorDescription& ScenarioRow(bool loss) {
+    using aclnn_cpu::ResultRule;
+    for (const aclnn_cpu::OperatorDescription& row : aclnn_cpu::kOperators) {
+        if (row.result != (loss ? ResultRule::kLoss : ResultRule::kGradient) || row.input_count != (loss ? 2 : 3) ||
+            row.inputs_share_dtype || row.out_dtype_input >= 0)
+            continue;
+        bool free = true;
+        for (int k = 0; k < row.input_count; ++k) {
+            const aclnn_cpu::InputDescription& input = row.inputs[k];
+            free = free && input.shape == aclnn_cpu::InputShape::kBroadcast && input.values_read && !input.optional;
+        }
+        if (free) return row;
+    }
+    std::fprintf(stderr, "no row of the table takes the engine's %s scenarios\n", loss ? "loss" : "gradient");
+    std::abort();
+}
+
 std::unique_ptr<Workload> MakeOperator(const std::string& variant, aclDataType type, int64_t n, int threads) {
-    // The forward's variants are named loss_*; the others are the backward's.
-    const bool forward = variant.rfind("loss_", 0) == 0;
-    const aclnn_cpu::OperatorDescription* row =
-        aclnn_cpu::FindOperator(forward ? "soft_margin_loss" : "soft_margin_loss_backward");
-    return std::make_unique<OperatorWorkload>(*row, variant, type, n, threads);
+    // The loss's variants are named loss_*; the others are the gradient's.
+    const bool loss = variant.rfind("loss_", 0) == 0;
+    return std::make_unique<OperatorWorkload>(ScenarioRow(loss), variant, type, n, threads);
 }
 
 std::unique_ptr<Workload> MakeTableOperator(const aclnn_cpu::OperatorDescription& row, int64_t reduction, int64_t n,

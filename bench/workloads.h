@@ -30,11 +30,16 @@ protected:
     std::string error_;
 };
 
+// The row the engine's scenarios run on: the table's first gradient of three inputs (or, loss, the first loss of
+// two) that broadcast freely, are read, and may each have any dtype of the lists (aclnnSoftMarginLossBackward and
+// aclnnSoftMarginLoss, the table's first rows).
+const aclnn_cpu::OperatorDescription& ScenarioRow(bool loss);
+
 // An operator through the public API: a repeatable executor; each run is phase 2 plus a stream sync. The
-// soft margin rows of the table, each tensor placed by its role: aclnnSoftMarginLossBackward (mean): variant
-// full, scalar_grad, broadcast_target ([n/64, 64] with a [n/64, 1] target), transposed_self ([s, s] with self
-// stored transposed), mixed (bf16 grad, f32 self, f16 target, f16 out). aclnnSoftMarginLoss: loss_none (out of
-// n elements), loss_mean (0-d out).
+// engine's scenarios on ScenarioRow, each tensor placed by its role: the gradient (mean): variant full,
+// scalar_grad, broadcast_target ([n/64, 64] with a [n/64, 1] target), transposed_self ([s, s] with self stored
+// transposed), mixed (bf16 grad, f32 self, f16 target, f16 out); the loss: loss_none (out of n elements),
+// loss_mean (0-d out).
 std::unique_ptr<Workload> MakeOperator(const std::string& variant, aclDataType type, int64_t n, int threads);
 
 // Which inputs of a table row's workload hold integers: none; every input and out INT64 (an operator that
