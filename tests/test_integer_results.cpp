@@ -3,7 +3,8 @@
 // exact (values far past fp32's 2^24 and float64's 2^53), reductions none and sum, out INT64 or a floating type
 // (the exact result rounded once to nearest), broadcast and strided views, in place, the same bits on 1 and 3
 // threads; the arithmetic wraps as two's complement; a mean of integers, an integer out other than INT64 and a
-// bool out are refused. A row is tested by having INT64 in its list.
+// bool out are refused; an INT32 input beside a FLOAT one rounds once to FLOAT. A row is tested by having INT64
+// in its list.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -150,6 +151,48 @@ TEST_P(IntegerRow, ExactAgainstInt64Arithmetic) {
             if (!in_view[b]) {
                 ASSERT_EQ(after[b], before[b]) << "byte " << b << " outside out's view changed";
             }
+    }
+}
+
+// INT32 values anywhere in their range beside a FLOAT input, in random layouts (contiguous ones take the fused
+// path, which converts a vector at a time; strided ones the blocked path): each value rounds once to the promote
+// type FLOAT, to nearest, so the call gives the bits of the same call with the rounded values as a FLOAT input,
+// under every reduction.
+TEST_P(IntegerRow, WideInt32BesideFloatRoundsOnce) {
+    std::mt19937_64 rng(7500 + GetParam());
+    for (int c = 0; c < 40; ++c) {
+        const std::vector<int64_t> shape = RandomShape(static_cast<int>(rng() % 4), 3000, rng);
+        DeviceTensor floating(RandomLayout(shape, ACL_FLOAT, rng, LayoutOptions{}), rng, Uniform{1.0e9});
+        const TensorSpec integer_spec = RandomLayout(shape, ACL_INT32, rng, LayoutOptions{});
+        DeviceTensor integer(integer_spec, rng, Uniform{1.0});
+        TensorSpec rounded_spec = integer_spec;
+        rounded_spec.type = ACL_FLOAT;
+        DeviceTensor rounded(rounded_spec, rng, Uniform{1.0});
+        const int64_t elements = static_cast<int64_t>(integer.host().size()) / 4;
+        for (int64_t i = 0; i < elements; ++i) {
+            const int64_t value = RandomInteger(ACL_INT32, rng);
+            integer.SetInteger(i, value);
+            rounded.SetStorage(i, static_cast<double>(static_cast<float>(value)));
+        }
+        integer.Upload();
+        rounded.Upload();
+        const int reduction = static_cast<int>(rng() % 3);
+        const std::vector<int64_t> out_dims = reduction == 0 ? shape : std::vector<int64_t>{};
+        const TensorSpec out_spec = RandomLayout(out_dims, ACL_FLOAT, rng, LayoutOptions{});
+        DeviceTensor out(out_spec, rng, Uniform{1.0}), expected(out_spec, rng, Uniform{1.0});
+        std::vector<const DeviceTensor*> with_integer(2), with_rounded(2);
+        with_integer[static_cast<size_t>(self())] = with_rounded[static_cast<size_t>(self())] = &floating;
+        with_integer[static_cast<size_t>(other())] = &integer;
+        with_rounded[static_cast<size_t>(other())] = &rounded;
+        const Outcome outcome = RunRow(row(), with_integer, reduction, out);
+        ASSERT_EQ(outcome.status, 0) << outcome.message;
+        ASSERT_EQ(RunRow(row(), with_rounded, reduction, expected).status, 0) << aclGetRecentErrMsg();
+        const std::vector<uint8_t> got = out.Download(), want = expected.Download();
+        ForEachIndex(out_dims, [&](const std::vector<int64_t>& index) {
+            const size_t at = static_cast<size_t>(out.StorageIndex(index)) * 4;
+            EXPECT_EQ(std::memcmp(got.data() + at, want.data() + at, 4), 0)
+                << "reduction " << reduction << ", INT32 " << Describe(integer_spec) << ", out " << Describe(out_spec);
+        });
     }
 }
 

@@ -83,7 +83,7 @@ bool BytesIntersect(const char* a_begin, const char* a_end, const char* b_begin,
 bool Fusable(const kernels::KernelConfig& config, const IterationShape& shape) {
     const int inputs = config.num_inputs;
     const int inner = shape.ndim - 1;
-    if (kernels::HasIntegerInput(config)) return false;
+    if (!kernels::FusedInstancesRead(config)) return false;
     for (int k = 0; k < inputs; ++k) {
         const int64_t stride = shape.byte_strides[k][inner];
         if (stride != 0 && stride != kernels::ElementSize(config.types[k])) return false;

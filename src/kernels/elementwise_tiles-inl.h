@@ -17,8 +17,8 @@
 //   fused   -- every input is contiguous or constant along rows and out is contiguous along rows (or the
 //              values are summed): rows go straight from memory through the functor to memory, or into
 //              float64 sums held in registers, with the dtypes as template arguments (and BFLOAT16 in even/odd
-//              pairs); inputs of different dtypes are stored through one instance that loads each in its
-//              own (kMixedTypes), and summed through the blocked path;
+//              pairs); inputs of different dtypes (INT32 among them where the promote type is FLOAT) go
+//              through one instance that loads each in its own (kMixedTypes);
 //   blocked -- anything else: blocks of kBlock elements, each input widened into an L1 buffer (gathered first
 //              when strided), computed, then narrowed and stored or scattered, or summed.
 // Tails are padded to whole vectors, so every element meets exactly the same instructions wherever it lies:
@@ -54,12 +54,14 @@ constexpr bool kOutTypeIsInputType = false;
 template <class Op>
 constexpr bool kOutTypeIsInputType<Op, std::void_t<decltype(Op::kOutTypeIsInputType)>> = Op::kOutTypeIsInputType;
 
+// The fused sum for inputs of one dtype, or (one_type false) each loaded in its own.
 template <class Op>
-TileKernel ChooseFusedSum(ElementType in) {
+TileKernel ChooseFusedSum(ElementType in, bool one_type) {
 #if ACLNN_CPU_SUM_LANE_VECTORS
+    if (!one_type) return &FusedSumTile<Op, kMixedTypes>;
     return WithElementType(in, [](auto in_type) -> TileKernel { return &FusedSumTile<Op, decltype(in_type)::value>; });
 #else
-    (void)in;
+    (void)in, (void)one_type;
     return &BlockedTile<Op>;
 #endif
 }
@@ -76,7 +78,7 @@ TileKernel ChooseTileKernel(const KernelConfig& config, bool fusable) {
 #else
     if (!fusable) return &BlockedTile<Op>;
     const bool one_type = InputsShareOneType(config);
-    if (config.output == OutputMode::kSum) return one_type ? ChooseFusedSum<Op>(config.types[0]) : &BlockedTile<Op>;
+    if (config.output == OutputMode::kSum) return ChooseFusedSum<Op>(config.types[0], one_type);
     if (!one_type) {
         // Inputs of different dtypes: each loaded in its own (a branch per load, taken the same way all along,
         // before the functor's branch-free stretch).

@@ -40,6 +40,9 @@ HWY_INLINE hn::Vec<DF> RoundToType(DF df, ElementType type, hn::Vec<DF> r) {
 // One vector of `type` elements at p, as fp32.
 HWY_INLINE hn::Vec<DF> LoadAsFloat(DF df, ElementType type, const char* p) {
     if (type == ElementType::kFloat32) return hn::LoadU(df, reinterpret_cast<const float*>(p));
+    // INT32 (a mixed instance's input, promote type FLOAT): converted to nearest, ties to even.
+    if (type == ElementType::kInt32)
+        return hn::ConvertTo(df, hn::LoadU(hn::RebindToSigned<DF>(), reinterpret_cast<const int32_t*>(p)));
 #if ACLNN_CPU_HARDWARE_F16
     if (type == ElementType::kFloat16) {
         const hn::Rebind<hwy::float16_t, DF> df16;

@@ -78,11 +78,23 @@ inline bool InputsShareOneType(const KernelConfig& config) {
     return true;
 }
 
-// Whether an input is of an integer dtype (the blocked path reads it; the fused instances read floating types).
+// Whether an input is of an integer dtype.
 inline bool HasIntegerInput(const KernelConfig& config) {
     for (int k = 0; k < config.num_inputs; ++k)
         if (IsInteger(config.types[k])) return true;
     return false;
+}
+
+// Whether the fused instances read every input: the floating types, and INT32 where the promote type is FLOAT
+// (one vector conversion rounds it to fp32, as CANN's cast does). Other integers take the blocked path, which
+// rounds them to the promote type once: through fp32, an INT32 bound for FLOAT16 would round twice, and INT64
+// has no vector conversion on every target.
+inline bool FusedInstancesRead(const KernelConfig& config) {
+    for (int k = 0; k < config.num_inputs; ++k) {
+        const ElementType type = config.types[k];
+        if (IsInteger(type) && (type != ElementType::kInt32 || config.promote != ElementType::kFloat32)) return false;
+    }
+    return true;
 }
 
 // Sixteen float64 partial sums. The element with linear index i (in the row-major order of the broadcast
