@@ -91,6 +91,17 @@ std::string HeadroomPair(const aclnn_cpu::OperatorDescription& row, const Family
     return std::string("headroom/") + row.name + (form.hard_labels ? "/labels" : "");
 }
 
+// Whether a form's mean is a sum over the first dim or summed back into columns (a float64 sum per column,
+// loaded and stored with each value), whose in-cache rate the headroom also reports.
+bool SumsColumns(const aclnn_cpu::OperatorDescription& row, const FamilyForm& form) {
+    return form.summed_back || (form.fewest_reads && row.result == aclnn_cpu::ResultRule::kLossOverFirstDim);
+}
+
+// Its in-cache pair, after pair/: headroom/<row>/column_sums.
+std::string ColumnSumHeadroomPair(const aclnn_cpu::OperatorDescription& row) {
+    return std::string("headroom/") + row.name + "/column_sums";
+}
+
 void BM_Single(benchmark::State& state, const Factory& make) {
     auto workload = make();
     if (!workload->error().empty()) {
@@ -415,6 +426,19 @@ int main(int argc, char** argv) {
                                     ->UseRealTime()
                                     ->MinTime(0.5));
             }
+            // The column sums' mean against the sum loop of its reads.
+            for (const FamilyForm& form : FamilyForms(row)) {
+                if (!SumsColumns(row, form)) continue;
+                const int sum_reads = aclnn_cpu::ReadInputCount(row, form.optional_given);
+                Factory a = [=, &row] { return bench::MakeTableOperator(row, 1, n, 1, form.Table()); };
+                PartnerFactory b = [=](const bench::Workload& first) {
+                    return bench::MakePlainSum(n, 1, &first, sum_reads);
+                };
+                WithRepetitions(benchmark::RegisterBenchmark(Name("pair/" + ColumnSumHeadroomPair(row), n, 1).c_str(),
+                                                             BM_Paired, std::move(a), std::move(b), true)
+                                    ->UseRealTime()
+                                    ->MinTime(0.5));
+            }
         }
     }
     benchmark::RegisterBenchmark("latency/call4", BM_Call4)->Repetitions(9)->ReportAggregatesOnly(true);
@@ -463,6 +487,13 @@ int main(int argc, char** argv) {
                                        std::string("compute headroom: ") + row.api_name + form.description +
                                            " " + (aclnn_cpu::IsGradient(row) ? ElementwiseForm(row) : "none") +
                                            " / loop of its traffic, in cache (bytes/s)",
+                                       "(info)", 0.0});
+        }
+        for (const FamilyForm& form : FamilyForms(row)) {
+            if (!SumsColumns(row, form)) continue;
+            family_headroom.push_back({ColumnSumHeadroomPair(row),
+                                       std::string("compute headroom: ") + row.api_name + form.description +
+                                           " mean / sum loop of its reads, in cache (bytes/s)",
                                        "(info)", 0.0});
         }
     }
