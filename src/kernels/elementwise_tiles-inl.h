@@ -67,9 +67,11 @@ TileKernel ChooseFusedSum(ElementType in, bool one_type) {
 }
 
 // The tile function for config on this target: the fused instance for its dtypes when the engine found the
-// tiles fusable, the blocked path otherwise.
-template <class Op>
-TileKernel ChooseTileKernel(const KernelConfig& config, bool fusable) {
+// tiles fusable, the blocked path otherwise. kSums: the functor's values are also summed (a loss under mean or
+// sum); a functor only ever stored (a gradient, an elementwise function) compiles no fused sums, and a sum of it
+// would still be served, by the blocked path.
+template <class Op, bool kSums>
+TileKernel ChooseKernelOf(const KernelConfig& config, bool fusable) {
 #if ACLNN_CPU_BLOCKED_KERNELS_ONLY
     // The fuzz build: every tile takes the blocked path (the same bits), which spares the sanitized compiler the
     // fused instances. The test suites run both paths under the sanitizers.
@@ -78,7 +80,10 @@ TileKernel ChooseTileKernel(const KernelConfig& config, bool fusable) {
 #else
     if (!fusable) return &BlockedTile<Op>;
     const bool one_type = InputsShareOneType(config);
-    if (config.output == OutputMode::kSum) return ChooseFusedSum<Op>(config.types[0], one_type);
+    if (config.output == OutputMode::kSum) {
+        if constexpr (kSums) return ChooseFusedSum<Op>(config.types[0], one_type);
+        return &BlockedTile<Op>;
+    }
     if (!one_type) {
         // Inputs of different dtypes: each loaded in its own (a branch per load, taken the same way all along,
         // before the functor's branch-free stretch).
@@ -98,6 +103,16 @@ TileKernel ChooseTileKernel(const KernelConfig& config, bool fusable) {
         }
     });
 #endif
+}
+
+// A loss's tile function (stored or summed), and a gradient's or an elementwise function's (stored).
+template <class Op>
+TileKernel ChooseTileKernel(const KernelConfig& config, bool fusable) {
+    return ChooseKernelOf<Op, true>(config, fusable);
+}
+template <class Op>
+TileKernel ChooseStoreKernel(const KernelConfig& config, bool fusable) {
+    return ChooseKernelOf<Op, false>(config, fusable);
 }
 
 // The sum-over-the-first-dim kernel for config on this target: the fused instance for inputs of one dtype when

@@ -133,10 +133,15 @@ using IntegerBlockFunction = void (*)(const int64_t* const* inputs, int64_t coun
 using TileKernelChooser = TileKernel (*)(const KernelConfig& config, bool fusable);
 
 // An operator file's chooser for each SIMD target, inside its HWY_NAMESPACE (foreach_target compiles it once per
-// target): Chooser(config, fusable) returns the tile loops of the functor (a template id may hold commas).
+// target): Chooser(config, fusable) returns the tile loops of the functor (a template id may hold commas), a
+// loss's (its values stored or summed) or, STORE, a gradient's or an elementwise function's (stored only).
 #define ACLNN_CPU_TILE_KERNEL_CHOOSER(Chooser, ...)                                                         \
     ::aclnn_cpu::kernels::TileKernel Chooser(const ::aclnn_cpu::kernels::KernelConfig& config, bool fusable) { \
         return ::aclnn_cpu::kernels::HWY_NAMESPACE::ChooseTileKernel<__VA_ARGS__>(config, fusable);           \
+    }
+#define ACLNN_CPU_STORE_KERNEL_CHOOSER(Chooser, ...)                                                        \
+    ::aclnn_cpu::kernels::TileKernel Chooser(const ::aclnn_cpu::kernels::KernelConfig& config, bool fusable) { \
+        return ::aclnn_cpu::kernels::HWY_NAMESPACE::ChooseStoreKernel<__VA_ARGS__>(config, fusable);          \
     }
 
 // Its dispatch to the CPU's best target, once (under HWY_ONCE, in the same namespace without HWY_NAMESPACE):

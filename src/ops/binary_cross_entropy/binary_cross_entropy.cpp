@@ -116,7 +116,7 @@ struct BinaryCrossEntropyGrad {
 };
 
 ACLNN_CPU_TILE_KERNEL_CHOOSER(ChooseLoss, BinaryCrossEntropy)
-ACLNN_CPU_TILE_KERNEL_CHOOSER(ChooseGradient, BinaryCrossEntropyGrad)
+ACLNN_CPU_STORE_KERNEL_CHOOSER(ChooseGradient, BinaryCrossEntropyGrad)
 
 }  // namespace aclnn_cpu::ops::binary_cross_entropy::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();

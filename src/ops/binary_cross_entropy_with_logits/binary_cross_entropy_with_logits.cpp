@@ -19,8 +19,8 @@ kernels::TileKernel ChooseLoss(const kernels::KernelConfig& config, bool fusable
 }
 kernels::TileKernel ChooseGradient(const kernels::KernelConfig& config, bool fusable, bool weighted) {
     return weighted
-               ? kernels::HWY_NAMESPACE::ChooseTileKernel<BinaryCrossEntropyWithLogitsGrad<true>>(config, fusable)
-               : kernels::HWY_NAMESPACE::ChooseTileKernel<BinaryCrossEntropyWithLogitsGrad<false>>(config, fusable);
+               ? kernels::HWY_NAMESPACE::ChooseStoreKernel<BinaryCrossEntropyWithLogitsGrad<true>>(config, fusable)
+               : kernels::HWY_NAMESPACE::ChooseStoreKernel<BinaryCrossEntropyWithLogitsGrad<false>>(config, fusable);
 }
 
 }  // namespace aclnn_cpu::ops::binary_cross_entropy_with_logits::HWY_NAMESPACE

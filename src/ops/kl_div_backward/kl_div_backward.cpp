@@ -33,8 +33,8 @@ struct KlDivGrad {
     float coefficient;
 };
 
-ACLNN_CPU_TILE_KERNEL_CHOOSER(ChooseGradient, KlDivGrad<false>)
-ACLNN_CPU_TILE_KERNEL_CHOOSER(ChooseLogTargetGradient, KlDivGrad<true>)
+ACLNN_CPU_STORE_KERNEL_CHOOSER(ChooseGradient, KlDivGrad<false>)
+ACLNN_CPU_STORE_KERNEL_CHOOSER(ChooseLogTargetGradient, KlDivGrad<true>)
 kernels::ColumnSumKernel ChooseGradientColumnSums(const kernels::KernelConfig& config, bool fusable) {
     return kernels::HWY_NAMESPACE::ChooseColumnSumKernel<KlDivGrad<false>>(config, fusable);
 }

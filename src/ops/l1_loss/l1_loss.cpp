@@ -42,7 +42,7 @@ struct L1LossGrad {
 };
 
 ACLNN_CPU_TILE_KERNEL_CHOOSER(ChooseLoss, L1Loss)
-ACLNN_CPU_TILE_KERNEL_CHOOSER(ChooseGradient, L1LossGrad)
+ACLNN_CPU_STORE_KERNEL_CHOOSER(ChooseGradient, L1LossGrad)
 
 }  // namespace aclnn_cpu::ops::l1_loss::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();

@@ -80,7 +80,7 @@ struct Logit {
     float eps, upper;
 };
 
-ACLNN_CPU_TILE_KERNEL_CHOOSER(Choose, Logit)
+ACLNN_CPU_STORE_KERNEL_CHOOSER(Choose, Logit)
 
 }  // namespace aclnn_cpu::ops::logit::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();

@@ -53,7 +53,7 @@ struct LogitGrad {
     float lower, upper, outside;
 };
 
-ACLNN_CPU_TILE_KERNEL_CHOOSER(Choose, LogitGrad)
+ACLNN_CPU_STORE_KERNEL_CHOOSER(Choose, LogitGrad)
 
 }  // namespace aclnn_cpu::ops::logit_grad::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();

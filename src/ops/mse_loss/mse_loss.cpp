@@ -44,7 +44,7 @@ struct MseLossGrad {
 };
 
 ACLNN_CPU_TILE_KERNEL_CHOOSER(ChooseLoss, MseLoss)
-ACLNN_CPU_TILE_KERNEL_CHOOSER(ChooseGradient, MseLossGrad)
+ACLNN_CPU_STORE_KERNEL_CHOOSER(ChooseGradient, MseLossGrad)
 kernels::ColumnSumKernel ChooseLossColumnSums(const kernels::KernelConfig& config, bool fusable) {
     return kernels::HWY_NAMESPACE::ChooseColumnSumKernel<MseLoss>(config, fusable);
 }

@@ -75,8 +75,8 @@ struct SmoothL1LossGrad {
 };
 
 ACLNN_CPU_TILE_KERNEL_CHOOSER(ChooseLoss, SmoothL1Loss)
-ACLNN_CPU_TILE_KERNEL_CHOOSER(ChooseGradient, SmoothL1LossGrad<false>)
-ACLNN_CPU_TILE_KERNEL_CHOOSER(ChooseGradientWithEdges, SmoothL1LossGrad<true>)
+ACLNN_CPU_STORE_KERNEL_CHOOSER(ChooseGradient, SmoothL1LossGrad<false>)
+ACLNN_CPU_STORE_KERNEL_CHOOSER(ChooseGradientWithEdges, SmoothL1LossGrad<true>)
 
 }  // namespace aclnn_cpu::ops::smooth_l1_loss::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();

@@ -29,7 +29,7 @@ struct SoftMarginLossGrad {
     }
 };
 
-ACLNN_CPU_TILE_KERNEL_CHOOSER(ChooseKernel, SoftMarginLossGrad)
+ACLNN_CPU_STORE_KERNEL_CHOOSER(ChooseKernel, SoftMarginLossGrad)
 
 }  // namespace aclnn_cpu::ops::soft_margin_loss_backward::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
