@@ -40,6 +40,26 @@ float PlainSum2Read(const float* a, const float* b, int64_t n, int threads) {
     return sum;
 }
 
+double PlainColumnSum2Read(const float* a, const float* b, int64_t n, int64_t columns, int threads) {
+    const int64_t rows = n / columns;
+    std::vector<double> total(static_cast<size_t>(columns), 0.0);
+#pragma omp parallel num_threads(threads)
+    {
+        std::vector<double> partial(static_cast<size_t>(columns), 0.0);
+        double* sums = partial.data();
+#pragma omp for schedule(static)
+        for (int64_t r = 0; r < rows; ++r) {
+            const float* x = a + r * columns;
+            const float* y = b + r * columns;
+#pragma omp simd
+            for (int64_t c = 0; c < columns; ++c) sums[c] += static_cast<double>(x[c] * y[c]);
+        }
+#pragma omp critical
+        for (int64_t c = 0; c < columns; ++c) total[static_cast<size_t>(c)] += sums[c];
+    }
+    return total.front() + total.back();
+}
+
 float PlainSum3Read(const float* a, const float* b, const float* c, int64_t n, int threads) {
     float sum = 0;
 #pragma omp parallel for simd num_threads(threads) schedule(static) reduction(+ : sum)

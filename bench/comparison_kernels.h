@@ -23,6 +23,9 @@ void PlainLoop5Read1Write(const float* a, const float* b, const float* c, const 
                           int64_t n, int threads);
 // sum of a[i] * b[i] over n floats (2 reads), vectorised (omp simd) and on `threads` threads.
 float PlainSum2Read(const float* a, const float* b, int64_t n, int threads);
+// The sum over the first dim of [n / columns, columns] arrays with a column sum's traffic: each product widened
+// and added to its column's float64 sum (one row of sums per thread in L1, added at the end).
+double PlainColumnSum2Read(const float* a, const float* b, int64_t n, int64_t columns, int threads);
 // The same with 3 and 4 reads (a * b * c, a * b + c * d): the traffic of a loss's mean with its weights.
 float PlainSum3Read(const float* a, const float* b, const float* c, int64_t n, int threads);
 float PlainSum4Read(const float* a, const float* b, const float* c, const float* d, int64_t n, int threads);

@@ -314,6 +314,20 @@ private:
     volatile float benchmark_sink_ = 0;
 };
 
+// The 2-read sum over the first dim into 1024 float64 column sums.
+class PlainColumnSum : public Arrays {
+public:
+    PlainColumnSum(int64_t n, int threads, const Workload* partner) : Arrays(2, 0, n, 4, partner), threads_(threads) {
+        bytes_ = n * 8;
+        items_ = n;
+    }
+    void Run() override { benchmark_sink_ = PlainColumnSum2Read(at<float>(0), at<float>(1), n_, 1024, threads_); }
+
+private:
+    int threads_;
+    volatile double benchmark_sink_ = 0;
+};
+
 // The 2-read sum of int64 elements.
 class PlainIntegerSum : public Arrays {
 public:
@@ -483,6 +497,10 @@ std::unique_ptr<Workload> MakePlainLoop(int reads, int element_size, int64_t n, 
 
 std::unique_ptr<Workload> MakePlainSum(int64_t n, int threads, const Workload* partner, int reads) {
     return std::make_unique<PlainSum>(reads, n, threads, partner);
+}
+
+std::unique_ptr<Workload> MakePlainColumnSum(int64_t n, int threads, const Workload* partner) {
+    return std::make_unique<PlainColumnSum>(n, threads, partner);
 }
 
 std::unique_ptr<Workload> MakePlainIntegerSum(int64_t n, int threads, const Workload* partner) {

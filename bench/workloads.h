@@ -75,6 +75,8 @@ std::unique_ptr<Workload> MakePlainLoop(int reads, int element_size, int64_t n, 
 std::unique_ptr<Workload> MakePlainSum(int64_t n, int threads, const Workload* partner = nullptr, int reads = 2);
 // The 2-read sum of int64 elements (a[i] ^ b[i], wrapping), an integer sum's yardstick.
 std::unique_ptr<Workload> MakePlainIntegerSum(int64_t n, int threads, const Workload* partner);
+// The 2-read sum over the first dim of [n/1024, 1024] into 1024 float64 column sums: a column sum's traffic.
+std::unique_ptr<Workload> MakePlainColumnSum(int64_t n, int threads, const Workload* partner);
 
 // PyTorch's evaluation: one pass per arithmetic step, with temporaries allocated on every run as PyTorch's
 // CPU allocator does (fresh_temporaries) or allocated once and kept warm.
