@@ -1,7 +1,8 @@
 // The Highway tile loops every elementwise operator shares, parameterised by an operator functor. An
-// operator's kernel file includes this header inside its own foreach_target translation unit and returns
-// ChooseTileKernel<Functor>; everything else -- loads, dtype conversions, gathers, scatters, streaming stores,
-// tails, sums -- is here, once.
+// operator's file includes this header inside its own foreach_target translation unit and returns
+// ChooseTileKernel<Functor> (a loss) or ChooseStoreKernel<Functor> (a gradient, an elementwise function), through
+// the chooser macros of tile_kernel.h; everything else -- loads, dtype conversions, gathers, scatters, streaming
+// stores, tails, sums -- is here, once.
 //
 // The functor (see docs/design.md, "How to add an operator"):
 //   struct MyOp {
