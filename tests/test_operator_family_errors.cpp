@@ -73,7 +73,7 @@ private:
 // The name phase 1's messages give argument k of a call (the row's inputs, then out at input_count).
 std::string ArgumentName(const OperatorDescription& row, int k) {
     if (k == row.input_count) return row.out_name;
-    return row.inputs[k].message_name != nullptr ? row.inputs[k].message_name : row.inputs[k].name;
+    return aclnn_cpu::MessageName(row.inputs[k]);
 }
 
 // Whether the kernel reads argument k's data (out is written): a shape-only input's address is never checked.

@@ -9,17 +9,16 @@
 
 namespace aclnn_cpu::ops {
 
-// The request of a call: phase 1's and phase 2's names, the tensors under their CANN names (an optional input may be null; one
-// whose values the arithmetic does not read is checked and broadcast only), the dtype lists, the FRACTAL_NZ warning,
-// phase 1's output pointers.
+// The request of a call: phase 1's and phase 2's names, the tensors under their CANN names (an optional input may
+// be null; one whose values the arithmetic does not read is checked and broadcast only), the dtype lists, the
+// FRACTAL_NZ warning, phase 1's output pointers.
 inline engine::ElementwiseRequest RequestFor(const OperatorDescription& row,
                                              std::initializer_list<const aclTensor*> inputs, const aclTensor* out,
                                              uint64_t* workspace_size, aclOpExecutor** executor) {
     engine::ElementwiseRequest request(row.phase1_name, row.api_name, workspace_size, executor);
     const InputDescription* input = row.inputs;
     for (const aclTensor* tensor : inputs) {
-        const char* name = input->message_name != nullptr ? input->message_name : input->name;
-        request.validation.inputs.push_back({tensor, name, input->optional, !input->values_read});
+        request.validation.inputs.push_back({tensor, MessageName(*input), input->optional, !input->values_read});
         ++input;
     }
     request.validation.out = {out, row.out_name};

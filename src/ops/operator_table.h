@@ -54,6 +54,11 @@ struct InputDescription {
     const char* message_name = nullptr;  // the name CANN's op_api messages use, where it is not the prototype's
 };
 
+// The name phase 1's messages give an input: CANN's op_api's where it differs from the prototype's.
+constexpr const char* MessageName(const InputDescription& input) {
+    return input.message_name != nullptr ? input.message_name : input.name;
+}
+
 // input, named in phase 1's messages as CANN's op_api names it (aclnnBinaryCrossEntropyWithLogits: "weight").
 constexpr InputDescription NamedInMessages(InputDescription input, const char* message_name) {
     input.message_name = message_name;
