@@ -95,7 +95,8 @@ std::vector<int64_t> OutDims(const Call& call, const std::vector<int64_t>& shape
 double RandomParameter(const aclnn_cpu::ParameterDescription& p, std::mt19937_64& rng) {
     if (p.type == aclnn_cpu::ParameterType::kReduction) return static_cast<double>(rng() % (p.maximum > 2 ? 4 : 3));
     if (p.type == aclnn_cpu::ParameterType::kBool) return static_cast<double>(rng() % 2);
-    if (p.type == aclnn_cpu::ParameterType::kInt64) return p.default_value;
+    // dim: the last (valid at any rank); the softmax family's own tests take every dim.
+    if (p.type == aclnn_cpu::ParameterType::kInt64 || p.type == aclnn_cpu::ParameterType::kDim) return p.default_value;
     // From the row's range: its lower end, just above it, the default, and values up to a few times the default.
     const double low = std::isfinite(p.minimum) ? p.minimum : -4.0 * std::fabs(p.default_value) - 1.0;
     const double high = std::isfinite(p.maximum) ? p.maximum : 8.0 * std::fabs(p.default_value) + 1.0;
@@ -114,10 +115,15 @@ std::string Verify(const Call& call, const std::vector<uint8_t>& out_before) {
     auto element = [&](const std::vector<double>& values) { return RowElementReference(reference, values.data()); };
     const std::vector<int64_t> shape = call.BroadcastShape();
     const std::vector<int64_t> out_dims = OutDims(call, shape);
+    const aclDataType out_type = call.out->spec().type;
     // A result summed back to out's shape: each element rounded to the promote type, then summed per out element.
     const bool summed_back = call.reduced() ? call.row->result == ResultRule::kLossOverFirstDim : out_dims != shape;
-    if (!call.reduced() && !summed_back)
-        return VerifyElementwise(present, element, call.out->spec(), call.out->Download(), out_before);
+    if (!call.reduced() && !summed_back) {
+        std::vector<aclDataType> types;
+        for (const DeviceTensor* t : present) types.push_back(t->spec().type);
+        return VerifyElementwise(present, CallReference(reference, present, shape, out_type), call.out->spec(),
+                                 call.out->Download(), out_before, nullptr, ComputeType(*call.row, types, out_type));
+    }
     const int64_t columns = summed_back ? NumElements(out_dims) : 1;
     const int64_t rows = columns > 0 ? NumElements(shape) / columns : 0;
     const aclDataType promote = call.Promote();

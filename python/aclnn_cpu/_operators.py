@@ -40,7 +40,9 @@ class ParameterInfo:
         self.name = name
         self.python_name = python_name(name)
         self.aten_name = aten_name
-        self.type = type  # "int64", "float", "double", "bool", "reduction" (an int64 naming none, mean, sum)
+        # "int64", "float", "double", "bool", "reduction" (an int64 naming none, mean, sum), "dim" (an int64 dim of
+        # the input, negative ones counted from the end)
+        self.type = type
         self.default = default
         self.minimum = minimum
         self.maximum = maximum
@@ -48,7 +50,7 @@ class ParameterInfo:
     def python_default(self):
         if self.type == "reduction":
             return _REDUCTION_NAMES.get(int(self.default), int(self.default))
-        return {"int64": int, "float": float, "double": float, "bool": bool}[self.type](self.default)
+        return {"int64": int, "dim": int, "float": float, "double": float, "bool": bool}[self.type](self.default)
 
     def to_double(self, value):
         """The value as the C table's adapters take it (a double)."""
@@ -56,7 +58,7 @@ class ParameterInfo:
             return float(parse_reduction(value))
         if self.type == "bool":
             return 1.0 if value else 0.0
-        if self.type == "int64":
+        if self.type in ("int64", "dim"):
             return float(int(value))
         return float(value)
 

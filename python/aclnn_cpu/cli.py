@@ -62,7 +62,7 @@ def _parse_parameter(parameter, text):
             return False
         raise BadInput(f"{option}: '{text}' is not true or false")
     try:
-        return int(text) if parameter.type == "int64" else float(text)
+        return int(text) if parameter.type in ("int64", "dim") else float(text)
     except ValueError:
         raise BadInput(f"{option}: '{text}' is not a number") from None
 

@@ -119,7 +119,7 @@ PYBIND11_MODULE(_core, module) {
             }
             for (int i = 0; i < row.parameter_count; ++i) {
                 const aclnn_cpu::ParameterDescription& parameter = row.parameters[i];
-                static const char* const kTypes[] = {"int64", "float", "bool", "reduction", "double"};
+                static const char* const kTypes[] = {"int64", "float", "bool", "reduction", "double", "dim"};
                 parameters.append(py::dict(
                     py::arg("name") = parameter.name,
                     py::arg("aten_name") = text_or_none(parameter.aten_name),

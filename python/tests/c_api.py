@@ -25,7 +25,7 @@ _base.aclDestroyTensor.argtypes = [_p]
 _acl.aclrtSetDevice(0)
 
 # The C types of the table's parameter types.
-_PARAMETER_TYPES = {"int64": _i64, "reduction": _i64, "float": ctypes.c_float, "double": ctypes.c_double,
+_PARAMETER_TYPES = {"int64": _i64, "reduction": _i64, "dim": _i64, "float": ctypes.c_float, "double": ctypes.c_double,
                     "bool": ctypes.c_bool}
 
 

@@ -10,6 +10,7 @@
 #include "common/config.h"
 #include "common/error_message.h"
 #include "engine/for_each_row.h"
+#include "engine/operand_address.h"
 #include "kernels/simd_support.h"
 #include "runtime/runtime_internal.h"
 
@@ -70,10 +71,6 @@ std::vector<int64_t> BroadcastStrides(const aclTensor& tensor, const std::vector
     for (size_t d = 0; d < tensor.view_dims.size(); ++d)
         if (tensor.view_dims[d] != 1) strides[lead + d] = tensor.strides[d];
     return strides;
-}
-
-bool BytesIntersect(const char* a_begin, const char* a_end, const char* b_begin, const char* b_end) {
-    return a_begin < b_end && b_begin < a_end;
 }
 
 // Whether every tile can take the fused path: each input is contiguous (in its own dtype) or constant along
@@ -208,43 +205,13 @@ aclnnStatus ElementwisePlan::ResolveAddresses(const char* caller, OperandPointer
             (*bases)[k] = const_cast<char*>(OneOfType(config_.types[k]));  // read only
             continue;
         }
-        const aclTensor* tensor = operand.tensor;
-        if (!IsLiveTensor(tensor)) {
-            SetErrorMessage(aclnn_cpu::kAclnnParameterError,
-                            "%s: %s was destroyed before the operator ran; tensors must live until phase 2.", caller,
-                            operand.name);
-            return ACLNN_ERR_PARAM_INVALID;
-        }
-        const validation::ViewExtent& extent = operand.extent;
-        char* data = static_cast<char*>(tensor->data);
-        (*bases)[k] = data;
         // Addresses nothing: an empty view, or any operand of an empty elementwise result (a sum still writes
         // its 0-d out).
         const bool written_sum = (summing || (sum_back_ && empty_sum_writes_zero_)) && k == output_index();
-        if (extent.numel == 0 || (shape_.numel == 0 && !written_sum)) continue;
-        if (data == nullptr) {
-            SetErrorMessage(aclnn_cpu::kAclnnParameterError,
-                            "%s: %s has %lld elements but its data address is null.", caller, operand.name,
-                            static_cast<long long>(extent.numel));
-            return ACLNN_ERR_PARAM_INVALID;
-        }
-        const uintptr_t first = reinterpret_cast<uintptr_t>(data) + static_cast<uintptr_t>(extent.first_byte);
-        const uint64_t bytes = static_cast<uint64_t>(extent.end_byte - extent.first_byte);
-        rt::RangeProblem problem;
-        if (first < reinterpret_cast<uintptr_t>(data)) {
-            std::snprintf(problem.text, sizeof problem.text, "starting past the end of the address space");
-        } else if (rt::AdmitDeviceRange(caller, operand.name, reinterpret_cast<const void*>(first),
-                                        static_cast<size_t>(bytes), strict, &problem)) {
-            (*bases)[k] = data + extent.first_byte;
-            continue;
-        }
-        // Host memory the library does not know can be allowed; an overrun of a known block cannot.
-        SetErrorMessage(aclnn_cpu::kAclnnParameterError,
-                        "%s: %s (data %p, offset %lld elements) addresses bytes %s.%s", caller, operand.name,
-                        static_cast<void*>(data), static_cast<long long>(tensor->offset), problem.text,
-                        problem.in_unknown_memory ? " Allocate it with aclrtMalloc, or set ACLNN_CPU_STRICT_MEMORY=0 "
-                                                    "to pass host buffers." : "");
-        return ACLNN_ERR_PARAM_INVALID;
+        const bool addressed = shape_.numel > 0 || written_sum;
+        const aclnnStatus status =
+            AdmitOperandAddress(caller, operand.name, operand.tensor, operand.extent, addressed, strict, &(*bases)[k]);
+        if (status != ACLNN_SUCCESS) return status;
     }
     if (summing) (*bases)[output_index()] = nullptr;  // the kernels sum; only the plan writes out
     return ACLNN_SUCCESS;

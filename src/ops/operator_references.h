@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 namespace aclnn_cpu::references {
 
@@ -30,6 +31,10 @@ struct ReferenceCall {
 
 // inputs: the element's input values in the operator's order (absent optional inputs left out).
 using ElementReference = ReferenceElement (*)(const double* inputs, const ReferenceCall& call);
+
+// An operator along a dim: the n values of a row of each input (in the operator's order) to the row's n results,
+// each with the error the kernel's fp32 steps may add (absolute_slack) besides the final rounding.
+using RowReference = void (*)(const double* const* inputs, int64_t n, ReferenceElement* out);
 
 // v with fp32's range and fp32's subnormal spacing, float64's precision otherwise: a step overflows to
 // infinity, and below the normal range keeps only fp32's subnormal bits, as it does in the kernel (so exp(-200)
@@ -367,6 +372,118 @@ inline ReferenceElement LogitGrad(const double* in, const ReferenceCall& call) {
     const long double lx = x;
     result.value = static_cast<double>(static_cast<long double>(dy) / (lx * (1.0L - lx)));
     return result;
+}
+
+// The softmax family, row by row, in long double: the formulas' exact values (the max taken out before exp, as
+// the kernels do, changes nothing in exact arithmetic). NaN, +inf or only -inf in a row: NaN everywhere. The
+// slack: u = 2^-24 (half an fp32 ulp) per fp32 step the kernels take -- x - max rounds (|x - max| u, which exp
+// turns into a relative error), exp and log within 2 ulp, each product, quotient and difference rounds, and the
+// row's sum is its exact value rounded once.
+namespace softmax_rows {
+
+constexpr long double kU = 0x1p-24L;
+constexpr double kTiny = 0x1p-148;  // subnormal results: their spacing
+
+// The exact sum of terms in float64 (Neumaier's compensated sum: far below an fp32 ulp of the result), and the
+// most the kernels' sum may differ from it before its rounding to fp32: float64 lanes of n / 16 terms each, added
+// in a tree, so (n / 16 + 4) float64 roundings of at most the terms' total magnitude each.
+struct RowSum {
+    double value = 0, compensation = 0, magnitude = 0;
+    int64_t count = 0;
+    void Add(double term) {
+        const double sum = value + term;
+        compensation += std::fabs(value) >= std::fabs(term) ? (value - sum) + term : (term - sum) + value;
+        value = sum;
+        magnitude += std::fabs(term);
+        ++count;
+    }
+    double Total() const { return std::isfinite(value) ? value + compensation : value; }
+    double KernelError() const { return static_cast<double>(count / 16 + 4) * 0x1p-53 * magnitude; }
+};
+
+inline long double Max(const double* x, int64_t n) {
+    long double m = -HUGE_VALL;
+    for (int64_t i = 0; i < n; ++i) m = std::isnan(x[i]) || x[i] > m ? x[i] : m;
+    return m;
+}
+
+// The sum of exp(x - max), and the mean of |x - max| the probabilities weigh (the sum's relative error from the
+// rounded differences, in units of u).
+inline long double SumOfExp(const double* x, int64_t n, long double max, long double* weighted_distance) {
+    long double sum = 0, weighted = 0;
+    for (int64_t i = 0; i < n; ++i) {
+        const long double d = static_cast<long double>(x[i]) - max;
+        const long double e = std::exp(d);
+        sum += e;
+        weighted += e * std::fabs(d);
+    }
+    *weighted_distance = sum > 0 ? weighted / sum : 0;
+    return sum;
+}
+
+}  // namespace softmax_rows
+
+// aclnnSoftmax: exp(x - max) / sum. inputs: self.
+inline void SoftmaxRow(const double* const* in, int64_t n, ReferenceElement* out) {
+    long double h = 0;
+    const long double max = softmax_rows::Max(in[0], n);
+    const long double sum = softmax_rows::SumOfExp(in[0], n, max, &h);
+    for (int64_t i = 0; i < n; ++i) {
+        const long double d = static_cast<long double>(in[0][i]) - max;
+        const long double p = std::exp(d) / sum;
+        out[i].value = static_cast<double>(p);
+        out[i].ulps = 1;
+        out[i].absolute_slack = static_cast<double>(p * softmax_rows::kU * (std::fabs(d) + h + 12)) + softmax_rows::kTiny;
+    }
+}
+
+// aclnnLogSoftmax: (x - max) - log(sum). inputs: self.
+inline void LogSoftmaxRow(const double* const* in, int64_t n, ReferenceElement* out) {
+    long double h = 0;
+    const long double max = softmax_rows::Max(in[0], n);
+    const long double log_sum = std::log(softmax_rows::SumOfExp(in[0], n, max, &h));
+    for (int64_t i = 0; i < n; ++i) {
+        const long double d = static_cast<long double>(in[0][i]) - max;
+        out[i].value = static_cast<double>(d - log_sum);
+        out[i].ulps = 1;
+        out[i].absolute_slack = static_cast<double>(softmax_rows::kU * (std::fabs(d) + 4 * log_sum + h + 12));
+    }
+}
+
+// aclnnSoftmaxBackward: y g - y sum(y g), each product and the sum with fp32's range (an overflow there is the
+// kernel's). inputs: gradOutput g, output y.
+inline void SoftmaxBackwardRow(const double* const* in, int64_t n, ReferenceElement* out) {
+    softmax_rows::RowSum sum;
+    for (int64_t i = 0; i < n; ++i) sum.Add(WithFloatRange(in[1][i] * in[0][i]));
+    const double s = WithFloatRange(sum.Total());
+    for (int64_t i = 0; i < n; ++i) {
+        const double y = in[1][i];
+        const double p = WithFloatRange(y * in[0][i]), q = WithFloatRange(y * s);
+        out[i].value = p - q;
+        out[i].ulps = 1;
+        out[i].absolute_slack = static_cast<double>(4 * softmax_rows::kU *
+                                                    (std::fabs(p) + std::fabs(y) * (std::fabs(s) + sum.magnitude))) +
+                                softmax_rows::kTiny;
+    }
+}
+
+// aclnnLogSoftmaxBackward: g - exp(y) sum(g), exp, the sum and the product with fp32's range. Where exp(y)
+// overflows and the sum's error bound reaches 0, inf * 0 may give NaN: any non-finite result is right.
+// inputs: gradOutput g, output y.
+inline void LogSoftmaxBackwardRow(const double* const* in, int64_t n, ReferenceElement* out) {
+    softmax_rows::RowSum sum;
+    for (int64_t i = 0; i < n; ++i) sum.Add(in[0][i]);
+    const double s = WithFloatRange(sum.Total());
+    const double s_error = sum.KernelError();
+    for (int64_t i = 0; i < n; ++i) {
+        const double e = WithFloatRange(std::exp(in[1][i]));
+        const double t = WithFloatRange(e * s);
+        out[i].value = in[0][i] - t;
+        out[i].ulps = 1;
+        out[i].nonfinite_acceptable = std::isinf(e) && std::fabs(sum.Total()) <= s_error;
+        out[i].absolute_slack = static_cast<double>(4 * softmax_rows::kU * (std::fabs(in[0][i]) + 2 * std::fabs(t))) +
+                                e * (s_error + static_cast<double>(softmax_rows::kU) * std::fabs(s)) + softmax_rows::kTiny;
+    }
 }
 
 }  // namespace aclnn_cpu::references

@@ -68,7 +68,8 @@ constexpr InputDescription NamedInMessages(InputDescription input, const char* m
 // kReduction: an int64 naming a reduction (0 none, 1 mean, 2 sum; 3 batchmean where the row says so), CANN's
 // `int64_t reduction`; every layer finds a row's reduction by this type, never by a name.
 // kFloat and kDouble: the C API's float or double (a float parameter's value is the float nearest the double).
-enum class ParameterType : uint8_t { kInt64, kFloat, kBool, kReduction, kDouble };
+// kDim: CANN's `int64_t dim` of an operator along a dim, in [-rank, rank - 1] of its input.
+enum class ParameterType : uint8_t { kInt64, kFloat, kBool, kReduction, kDouble, kDim };
 
 struct ParameterDescription {
     const char* name = nullptr;       // CANN's parameter name (reduction, beta)
@@ -87,6 +88,11 @@ enum class ResultRule : uint8_t {
     kElementwise,       // S, with no reduction (a function of each element: aclnnLogit)
 };
 
+
+// How an operator walks its tensors: element by element over the broadcast shape (engine/elementwise_plan.h), or
+// row by row along its dim parameter, each result depending on its whole row (engine/along_dim_plan.h: the
+// softmax family, whose tensors share one shape).
+enum class Iteration : uint8_t { kElementwise, kAlongDim };
 
 // PyTorch's dtype rule for the aten operator a row serves, which the override follows: the result takes self's
 // dtype (a gradient from empty_like(self), a composite loss), the inputs' promoted type (a structured binary
@@ -140,6 +146,14 @@ struct OperatorDescription {
     // CANN's op_api logs a precision warning for a FRACTAL_NZ first input (the others accept it without a word).
     bool warns_of_fractal_nz = false;
     CApi c_api = {};
+    Iteration iteration = Iteration::kElementwise;
+    // The inputs are cast to out's dtype first and computed in it (aclnnLogSoftmax), rather than computed in their
+    // promoted dtype and the result cast to out's.
+    bool computes_in_out_dtype = false;
+    // Where the op_api refuses BFLOAT16 on the older chips in its own words before its dtype lists: that text.
+    const char* bf16_refusal = nullptr;
+    // kAlongDim: the tests' float64 model of a whole row (reference stays null).
+    references::RowReference row_reference = nullptr;
 
     constexpr OperatorDescription(const CApi& api, const char* snake_name, const char* one_line)
         : name(snake_name), api_name(api.name), phase1_name(api.phase1_name), summary(one_line),
@@ -191,6 +205,23 @@ struct OperatorDescription {
     constexpr OperatorDescription Reference(references::ElementReference model) const {
         OperatorDescription row = *this;
         row.reference = model;
+        return row;
+    }
+    // An operator along its dim parameter, with the float64 model of a row.
+    constexpr OperatorDescription AlongDim(references::RowReference model) const {
+        OperatorDescription row = *this;
+        row.iteration = Iteration::kAlongDim;
+        row.row_reference = model;
+        return row;
+    }
+    constexpr OperatorDescription ComputesInOutDtype() const {
+        OperatorDescription row = *this;
+        row.computes_in_out_dtype = true;
+        return row;
+    }
+    constexpr OperatorDescription RefusesBf16OnOlderChips(const char* message) const {
+        OperatorDescription row = *this;
+        row.bf16_refusal = message;
         return row;
     }
     constexpr OperatorDescription Aten(const char* operator_name, AtenResultType result_type) const {
@@ -296,6 +327,8 @@ constexpr ParameterDescription kReduction = {"reduction", "reduction", Parameter
 // aclnnSoftMarginLoss's reduction is not checked: any value but 0 and 1 is a sum.
 constexpr ParameterDescription kAnyReduction = {"reduction", "reduction", ParameterType::kReduction, 1, -kInfinity,
                                                 kInfinity};
+// dim: any of the input's dims, negative ones counted from the end (the range is checked against the rank).
+constexpr ParameterDescription kDim = {"dim", "dim", ParameterType::kDim, -1, -8, 7};
 constexpr ParameterDescription kBeta = {"beta", "beta", ParameterType::kFloat, 1, 0, kInfinity};
 constexpr ParameterDescription kLogTarget = {"logTarget", "log_target", ParameterType::kBool, 0, 0, 1};
 
@@ -309,6 +342,13 @@ constexpr InputDescription kWeightOptional = {"weightOptional", "weight", true, 
                                               InputShape::kToSelf};
 constexpr InputDescription kPosWeightOptional = {"posWeightOptional", "pos_weight", true, ValueDomain::kWeight,
                                                  InputShape::kToSelf};
+// The softmax family's result, given to its gradients: softmax's probabilities, log-softmax's log-probabilities.
+constexpr InputDescription kSoftmaxOutput = {"output", "output", false, ValueDomain::kProbability,
+                                             InputShape::kSameAsSelf};
+constexpr InputDescription kLogSoftmaxOutput = {"output", "output", false, ValueDomain::kReal,
+                                                InputShape::kSameAsSelf};
+constexpr InputDescription kGradOutputSameAsSelf = {"gradOutput", "grad_output", false, ValueDomain::kGradient,
+                                                    InputShape::kSameAsSelf};
 constexpr InputDescription kGradOutputToSelf = {"gradOutput", "grad_output", false, ValueDomain::kGradient,
                                                 InputShape::kToSelf};
 

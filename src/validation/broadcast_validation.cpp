@@ -80,9 +80,9 @@ CheckStep NullTensors() {
     };
 }
 
-CheckStep DtypesInList(std::vector<int> tensors) {
-    return [tensors](const BroadcastOperation& op, ValidationState&) -> aclnnStatus {
-        const DtypeList& list = SupportedDtypes(*op.dtypes);
+CheckStep DtypesInList(std::vector<int> tensors, const DtypeSupport* lists) {
+    return [tensors, lists](const BroadcastOperation& op, ValidationState&) -> aclnnStatus {
+        const DtypeList& list = SupportedDtypes(lists != nullptr ? *lists : *op.dtypes);
         for (int index : tensors) {
             if (!Present(op, index)) continue;
             const NamedTensor& t = TensorAt(op, index);
@@ -158,19 +158,23 @@ CheckStep Layouts() {
             // computes integers, INT64 (docs/compatibility.md).
             const int32_t type = t->tensor->data_type;
             const bool is_out = t == state.present.back();
-            const bool readable = is_out ? ComputableDtype(type) || (op.integer_results && type == ACL_INT64)
-                                         : LoadableDtype(type);
+            const bool readable = (op.reads_double && type == ACL_DOUBLE) ||
+                                  (is_out ? ComputableDtype(type) || (op.integer_results && type == ACL_INT64)
+                                          : LoadableDtype(type));
             if (!readable)
                 return Invalid(is_out ? "%s: %s has dtype %s; aclnn-cpu writes FLOAT, FLOAT16 and BFLOAT16 results%s."
                                       : "%s: %s has dtype %s; aclnn-cpu reads FLOAT, FLOAT16, BFLOAT16 and integer (BOOL, "
                                         "UINT8, INT8, INT16, INT32, INT64) tensors%s.",
                                op.api, t->name, CannDtypeName(type),
-                               is_out && op.integer_results ? ", and INT64 ones for integer inputs" : "");
+                               is_out && op.integer_results ? ", and INT64 ones for integer inputs"
+                               : op.reads_double         ? ", and DOUBLE ones for this operator"
+                                                         : "");
         }
         state.extents.assign(state.present.size(), ViewExtent{});
         for (size_t i = 0; i < state.present.size(); ++i) {
             const aclTensor& tensor = *state.present[i]->tensor;
-            const std::string problem = CheckLayout(tensor, LoadableDtypeSize(tensor.data_type), &state.extents[i]);
+            const int64_t size = tensor.data_type == ACL_DOUBLE ? 8 : LoadableDtypeSize(tensor.data_type);
+            const std::string problem = CheckLayout(tensor, size, &state.extents[i]);
             if (!problem.empty())
                 return Invalid("%s: %s (shape %s) %s.", op.api, state.present[i]->name,
                                CannShapeString(tensor.view_dims), problem);
@@ -323,6 +327,11 @@ aclnnStatus ValidateBroadcastOperation(const BroadcastOperation& op, ValidatedOp
         }
         const aclnnStatus status = step(op, state);
         if (status != ACLNN_SUCCESS) return status;
+        if (state.finished_early) {
+            validated->present = std::move(state.present);
+            validated->finished_early = true;
+            return ACLNN_SUCCESS;
+        }
     }
     if (!state.layouts_checked || !state.broadcast_done) {
         SetErrorMessage(aclnn_cpu::kAclnnInnerError, "%s: the operator's checks leave out layouts or broadcast.",

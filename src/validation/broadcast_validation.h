@@ -57,6 +57,8 @@ struct BroadcastOperation {
     const DtypeSupport* dtypes = &kFloatTypesBf16FromAtlasA2;  // the operator's lists (dtype_support.h)
     // Whether the operator computes this call in integers (an integer promote type): out may then be INT64.
     bool integer_results = false;
+    // Whether the operator reads and writes DOUBLE tensors too (CANN's AICPU kernels: the softmax family).
+    bool reads_double = false;
     // The checks after the workspaceSize / executor one, in CANN's order (checks:: below).
     std::vector<CheckStep> steps;
 };
@@ -68,12 +70,17 @@ struct ValidationState {
     std::vector<ViewExtent> extents;  // per present tensor
     bool layouts_checked = false;
     bool broadcast_done = false;
+    // A step ended phase 1 with success before the remaining checks (CANN's early return for empty tensors).
+    bool finished_early = false;
 };
 
 struct ValidatedOperation {
     std::vector<int64_t> broadcast_shape;  // S, over which the operator iterates
     std::vector<const NamedTensor*> present;  // the inputs given (absent optional ones left out), then out
     std::vector<ViewExtent> extents;          // per present tensor
+    // CANN's op_api returned success before the remaining checks: nothing is computed (and nothing past the
+    // null checks and that step was checked).
+    bool finished_early = false;
 };
 
 aclnnStatus ValidateBroadcastOperation(const BroadcastOperation& operation, ValidatedOperation* validated);
@@ -86,8 +93,9 @@ constexpr int kOut = -1;
 // Each required input, then out, not null (161001), in order.
 CheckStep NullTensors();
 // Each listed tensor's dtype in the SoC's list: "Tensor %s not implemented for %s, should be in dtype support
-// list %s." (161002).
-CheckStep DtypesInList(std::vector<int> tensors);
+// list %s." (161002). lists: the lists checked where they are not the operation's (an op_api that refuses a dtype
+// earlier in its own words, then checks a longer list).
+CheckStep DtypesInList(std::vector<int> tensors, const DtypeSupport* lists = nullptr);
 // The listed inputs' promoted type in the SoC's list, in the operator's words: the format takes the promoted
 // dtype and the list, or (inputs_in_message) the first two inputs' dtypes.
 CheckStep PromotedDtypeInList(std::vector<int> inputs, const char* message_format, bool inputs_in_message = false);

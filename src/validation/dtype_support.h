@@ -42,6 +42,24 @@ inline constexpr DtypeSupport kHalfFirstTypesBf16FromAtlasA2 = {{{ACL_FLOAT16, A
 // none elsewhere (aclnnLogit, aclnnLogitGrad).
 inline constexpr DtypeSupport kNewerChipsOnly = {{{ACL_BF16, ACL_FLOAT16, ACL_FLOAT, 0}, 3}, {{0, 0, 0, 0}, 0}};
 
+// aclnnSoftmax: DOUBLE too (CANN's AICPU kernel), BFLOAT16 on Atlas A2/A3 and Ascend 950.
+inline constexpr DtypeSupport kSoftmaxTypes = {{{ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16}, 4},
+                                               {{ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, 0}, 3}};
+
+// aclnnLogSoftmax: DOUBLE too; BFLOAT16 on Atlas A2/A3 and Ascend 950. Its op_api checks one list on every chip
+// (kLogSoftmaxCheckedTypes, which its messages print) after refusing BFLOAT16 on the older chips in its own words.
+inline constexpr DtypeSupport kLogSoftmaxTypes = {{{ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16}, 4},
+                                                  {{ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, 0}, 3}};
+inline constexpr DtypeSupport kLogSoftmaxCheckedTypes = {{{ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16}, 4},
+                                                         {{ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16}, 4}};
+
+// The softmax gradients: no DOUBLE (AI Core kernels only), BFLOAT16 on Atlas A2/A3 and Ascend 950; as for
+// aclnnLogSoftmax, the list checked (and printed) is one on every chip, after their own BFLOAT16 check.
+inline constexpr DtypeSupport kSoftmaxGradientTypes = {{{ACL_FLOAT, ACL_FLOAT16, ACL_BF16, 0}, 3},
+                                                       {{ACL_FLOAT, ACL_FLOAT16, 0, 0}, 2}};
+inline constexpr DtypeSupport kSoftmaxGradientCheckedTypes = {{{ACL_FLOAT, ACL_FLOAT16, ACL_BF16, 0}, 3},
+                                                              {{ACL_FLOAT, ACL_FLOAT16, ACL_BF16, 0}, 3}};
+
 // The chip families CANN's op_api tells apart, from the SoC name.
 enum class NpuArch : uint8_t { kDav1001, kDav2002, kDav2201, kDav3002, kDav3510, kUnknown };
 NpuArch NpuArchOfSoc(const char* soc_name);

@@ -1,8 +1,10 @@
 #include "validation/exact_shape_checks.h"
 
+#include <algorithm>
 #include <string>
 
 #include "aclnn/opdev/op_errno.h"
+#include "acl/acl_rt.h"
 #include "common/error_message.h"
 #include "validation/tensor_checks.h"
 
@@ -96,6 +98,55 @@ CheckStep UnlessEmpty(int tensor, std::vector<CheckStep> steps) {
             const aclnnStatus status = step(op, state);
             if (status != ACLNN_SUCCESS) return status;
         }
+        return ACLNN_SUCCESS;
+    };
+}
+
+CheckStep NullTensorsInOrder(std::vector<int> tensors) {
+    return [tensors](const BroadcastOperation& op, ValidationState&) -> aclnnStatus {
+        for (int index : tensors) {
+            if (At(op, index).tensor != nullptr) continue;
+            SetErrorMessage(kAclnnParameterError, "%s: Expected a proper Tensor but got null for argument %s.", op.api,
+                            At(op, index).name);
+            return ACLNN_ERR_PARAM_NULLPTR;
+        }
+        return ACLNN_SUCCESS;
+    };
+}
+
+CheckStep SucceedIfEmpty(std::vector<int> tensors, bool when) {
+    return [tensors, when](const BroadcastOperation& op, ValidationState& state) -> aclnnStatus {
+        if (!when) return ACLNN_SUCCESS;
+        for (int index : tensors)
+            for (int64_t d : At(op, index).tensor->view_dims)
+                if (d == 0) state.finished_early = true;
+        return ACLNN_SUCCESS;
+    };
+}
+
+CheckStep NoBf16OnOlderChips(std::vector<int> tensors, const char* message) {
+    return [tensors, message](const BroadcastOperation& op, ValidationState&) -> aclnnStatus {
+        const NpuArch arch = NpuArchOfSoc(aclrtGetSocName());
+        if (arch == NpuArch::kDav2201 || arch == NpuArch::kDav3510) return ACLNN_SUCCESS;
+        for (int index : tensors)
+            if (At(op, index).tensor->data_type == ACL_BF16) return Invalid(op, message);
+        return ACLNN_SUCCESS;
+    };
+}
+
+CheckStep DimInRange(int tensor, int64_t dim) {
+    return [tensor, dim](const BroadcastOperation& op, ValidationState&) -> aclnnStatus {
+        const int64_t rank = std::max<int64_t>(1, static_cast<int64_t>(At(op, tensor).tensor->view_dims.size()));
+        if (dim >= -rank && dim < rank) return ACLNN_SUCCESS;
+        return Invalid(op, "provided dim %lld not in the range of input size %lld.", static_cast<long long>(dim),
+                       static_cast<long long>(rank));
+    };
+}
+
+CheckStep RanksAtMost8(std::vector<int> tensors, const char* message) {
+    return [tensors, message](const BroadcastOperation& op, ValidationState&) -> aclnnStatus {
+        for (int index : tensors)
+            if (At(op, index).tensor->view_dims.size() > static_cast<size_t>(kMaxRank)) return Invalid(op, message);
         return ACLNN_SUCCESS;
     };
 }

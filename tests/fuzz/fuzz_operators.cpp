@@ -27,6 +27,7 @@
 
 #include "acl/acl.h"
 #include "ops/operator_table.h"
+#include "operator_harness.h"
 #include "reference.h"
 
 namespace {
@@ -256,6 +257,21 @@ bool Reduces(const aclnn_cpu::OperatorDescription& op, int64_t reduction) { retu
 void VerifySuccess(const Fixture& f, const aclnn_cpu::OperatorDescription& op, const std::vector<double>& parameters) {
     const int64_t reduction = aclnn_cpu::ReductionValue(op, parameters.data());
     const bool reduced = Reduces(op, reduction);
+    // An operator along a dim with an empty input: CANN's op_api may return before checking the others; nothing
+    // is computed and no byte may change.
+    if (op.iteration == aclnn_cpu::Iteration::kAlongDim) {
+        bool empty = false;
+        for (int k = 0; k < op.input_count; ++k) {
+            const int slot = InputSlot(op.input_count, k);
+            if (f.tensors[slot] == nullptr) continue;
+            for (int64_t d : f.descriptions[slot].dims) empty = empty || d == 0;
+        }
+        if (empty) {
+            for (const auto& r : f.regions)
+                if (std::memcmp(r->base, r->before.data(), r->bytes) != 0) Fail("a call with an empty input wrote");
+            return;
+        }
+    }
     std::vector<int64_t> shape;
     if (!InputShape(f, op, &shape)) Fail("phase 1 accepted shapes that do not broadcast");
     // Values summed back to out's shape, each rounded to the promote type first: a loss over the first dim, a
@@ -276,7 +292,8 @@ void VerifySuccess(const Fixture& f, const aclnn_cpu::OperatorDescription& op, c
     void* addresses[kSlots] = {};
     for (int k = 0; k < kSlots; ++k)
         if (f.tensors[k] != nullptr) aclGetRawTensorAddr(f.tensors[k], &addresses[k]);
-    const aclDataType promote = test_support::PromoteAll(types);
+    const aclDataType promote =
+        test_support::ComputeType(op, types, static_cast<aclDataType>(f.descriptions[kOutSlot].dtype));
     test_support::RowCall call;
     call.row = &op;
     call.parameters = parameters;
@@ -297,36 +314,60 @@ void VerifySuccess(const Fixture& f, const aclnn_cpu::OperatorDescription& op, c
     const int64_t columns = summed_back ? Count(o.dims) : 1;
     const int64_t rows = columns > 0 ? n / columns : 0;
     std::vector<test_support::ReducedLossReference> sums(reduced || summed_back ? static_cast<size_t>(columns) : 0);
-    std::vector<int64_t> index(shape.size(), 0);
-    std::vector<double> values;
-    for (int64_t linear = 0; linear < n; ++linear) {
-        values.clear();
+    // The present inputs' values at a broadcast index, in the operator's order.
+    auto values_at = [&](const std::vector<int64_t>& at_index, std::vector<double>* values) {
+        values->clear();
         for (size_t s = 0; s < slots.size(); ++s) {
             const int slot = slots[s];
             const TensorDescription& t = f.descriptions[slot];
             if (!op.inputs[slot_inputs[s]].values_read) {  // a shape-only input: its memory is never touched
-                values.push_back(0.0);
+                values->push_back(0.0);
                 continue;
             }
             int64_t at = t.offset;
             const size_t lead = shape.size() - t.dims.size();
-            for (size_t d = 0; d < t.dims.size(); ++d) at += (t.dims[d] == 1 ? 0 : index[lead + d]) * strides[slot][d];
+            for (size_t d = 0; d < t.dims.size(); ++d) at += (t.dims[d] == 1 ? 0 : at_index[lead + d]) * strides[slot][d];
             const char* address = static_cast<const char*>(addresses[slot]) + at * ElementBytes(t.dtype);
             const Region* region = f.Find(address);
             if (region == nullptr) Fail("an input element lies outside every region");
             double value = test_support::DecodeElement(region->before.data() + (address - region->base),
                                                        static_cast<aclDataType>(t.dtype));
-            // An integer input beside floating ones is cast to the promote type first, as CANN's op_api does.
-            if (IntegerType(t.dtype) && !IntegerType(promote)) value = test_support::RoundToType(value, promote);
-            values.push_back(value);
+            // An integer input beside floating ones is cast to the promote type first, as CANN's op_api does; an
+            // operator computing in out's dtype casts every input to it.
+            if ((IntegerType(t.dtype) && !IntegerType(promote)) || op.computes_in_out_dtype)
+                value = test_support::RoundToType(value, promote);
+            values->push_back(value);
         }
+    };
+    // An operator along a dim: every row's reference at once.
+    std::vector<test_support::ReferenceValue> along_dim;
+    if (op.iteration == aclnn_cpu::Iteration::kAlongDim) {
+        std::vector<std::vector<double>> columns_of_values(slots.size());
+        std::vector<double> at_values;
+        std::vector<int64_t> walk(shape.size(), 0);
+        for (int64_t linear = 0; linear < n; ++linear) {
+            values_at(walk, &at_values);
+            for (size_t s = 0; s < slots.size(); ++s) columns_of_values[s].push_back(at_values[s]);
+            for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
+                if (++walk[static_cast<size_t>(d)] < shape[static_cast<size_t>(d)]) break;
+                walk[static_cast<size_t>(d)] = 0;
+            }
+        }
+        along_dim = test_support::AlongDimReferences(call, columns_of_values, shape);
+    }
+    std::vector<int64_t> index(shape.size(), 0);
+    std::vector<double> values;
+    for (int64_t linear = 0; linear < n; ++linear) {
+        values_at(index, &values);
         auto advance = [&] {
             for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
                 if (++index[d] < shape[d]) break;
                 index[d] = 0;
             }
         };
-        const test_support::ReferenceValue reference = test_support::RowElementReference(call, values.data());
+        const test_support::ReferenceValue reference =
+            along_dim.empty() ? test_support::RowElementReference(call, values.data())
+                              : along_dim[static_cast<size_t>(linear)];
         if (reduced || summed_back) {
             // A sum back adds each term rounded to the promote type (CANN's elementwise result first).
             if (summed_back) {
@@ -393,6 +434,7 @@ void VerifySuccess(const Fixture& f, const aclnn_cpu::OperatorDescription& op, c
 // A value of a parameter other than reduction: the row's default, an edge, a value CANN refuses, or another.
 double PickParameter(FuzzedDataProvider& in, const aclnn_cpu::ParameterDescription& p) {
     if (p.type == aclnn_cpu::ParameterType::kBool) return in.ConsumeBool() ? 1.0 : 0.0;
+    if (p.type == aclnn_cpu::ParameterType::kDim) return static_cast<double>(in.ConsumeIntegralInRange<int>(-9, 8));
     const double choices[] = {p.default_value, 0.0, 1e-7, 0.5, 3.0, -1.0, NAN, INFINITY};
     return choices[in.ConsumeIntegralInRange<int>(0, 7)];
 }

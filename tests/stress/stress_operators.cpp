@@ -25,6 +25,7 @@
 
 #include "acl/acl.h"
 #include "ops/operator_table.h"
+#include "operator_harness.h"
 #include "reference.h"
 
 namespace {
@@ -107,7 +108,7 @@ struct Job {
 double RandomParameter(const aclnn_cpu::ParameterDescription& p, std::mt19937_64& rng) {
     if (p.type == aclnn_cpu::ParameterType::kReduction) return static_cast<double>(rng() % (p.maximum > 2 ? 4 : 3));
     if (p.type == aclnn_cpu::ParameterType::kBool) return static_cast<double>(rng() % 2);
-    if (p.type == aclnn_cpu::ParameterType::kInt64) return p.default_value;
+    if (p.type == aclnn_cpu::ParameterType::kInt64 || p.type == aclnn_cpu::ParameterType::kDim) return p.default_value;
     return rng() % 8 == 0 ? std::max(p.minimum, 0.0) : std::uniform_real_distribution<double>(0.1, 4.0)(rng);
 }
 
@@ -205,11 +206,12 @@ std::vector<double> InputValues(const Job& job, int64_t i) {
     return values;
 }
 
+// The dtype the call computes in.
 aclDataType Promote(const Job& job) {
     std::vector<aclDataType> types;
     for (int k = 0; k < job.op->input_count; ++k)
         if (job.present[k]) types.push_back(job.types[k]);
-    return test_support::PromoteAll(types);
+    return test_support::ComputeType(*job.op, types, job.types[kOut]);
 }
 
 // A mean or sum of the elements [first, ...) stepping by `step`, `count` of them, against the reference sum
@@ -257,14 +259,26 @@ void Verify(const Job& job, std::mt19937_64& rng) {
     const int64_t n = job.rows * job.columns;
     const aclDataType promote = Promote(job);
     const int64_t checks = std::min<int64_t>(n, 4096);
+    // An operator along a dim: every row's reference at once (the inputs cast to the dtype it computes in first).
+    std::vector<test_support::ReferenceValue> along_dim;
+    if (job.op->iteration == aclnn_cpu::Iteration::kAlongDim) {
+        std::vector<std::vector<double>> values;
+        for (int k = 0; k < job.op->input_count; ++k) {
+            values.emplace_back();
+            for (int64_t i = 0; i < n; ++i)
+                values.back().push_back(test_support::RoundToType(InputValue(job, k, i), promote));
+        }
+        along_dim = test_support::AlongDimReferences(call, values, {job.rows, job.columns});
+    }
     for (int64_t c = 0; c < checks; ++c) {
         const int64_t i = n <= 4096 ? c : static_cast<int64_t>(rng() % static_cast<uint64_t>(n));
         const double got =
             test_support::DecodeElement(job.host_out.data() + i * Size(job.types[kOut]), job.types[kOut]);
         double expected = 0;
         const char* problem = test_support::CheckElement(
-            test_support::RowElementReference(call, InputValues(job, i).data()), promote, job.types[kOut], got,
-            &expected);
+            along_dim.empty() ? test_support::RowElementReference(call, InputValues(job, i).data())
+                              : along_dim[static_cast<size_t>(i)],
+            promote, job.types[kOut], got, &expected);
         if (problem[0] != '\0') {
             std::string inputs;
             for (double v : InputValues(job, i)) inputs += " " + std::to_string(v);

@@ -11,7 +11,7 @@ namespace test_support {
 int64_t ElementSize(aclDataType type) {
     switch (type) {
         case ACL_FLOAT: case ACL_INT32: return 4;
-        case ACL_INT64: return 8;
+        case ACL_INT64: case ACL_DOUBLE: return 8;
         case ACL_INT8: case ACL_UINT8: case ACL_BOOL: return 1;
         default: return 2;
     }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <sstream>
 
 #include "aclnnop/aclnn_soft_margin_loss.h"
@@ -92,15 +93,35 @@ RowCall RowCallOf(const aclnn_cpu::OperatorDescription& row, const std::vector<d
     return call;
 }
 
+ElementReference CallReference(const RowCall& call, const std::vector<const DeviceTensor*>& present,
+                               const std::vector<int64_t>& shape, aclDataType out_type) {
+    const aclnn_cpu::OperatorDescription& row = *call.row;
+    if (row.iteration == aclnn_cpu::Iteration::kElementwise) {
+        return [call](const std::vector<double>& values, int64_t) { return RowElementReference(call, values.data()); };
+    }
+    std::vector<std::vector<double>> values(present.size());
+    for (size_t k = 0; k < present.size(); ++k) {
+        ForEachIndex(shape, [&](const std::vector<int64_t>& index) {
+            const double v = ValueAt(*present[k], index);
+            values[k].push_back(row.computes_in_out_dtype ? RoundToType(v, out_type) : v);
+        });
+    }
+    auto table = std::make_shared<std::vector<ReferenceValue>>(AlongDimReferences(call, values, shape));
+    return [table](const std::vector<double>&, int64_t linear) { return (*table)[static_cast<size_t>(linear)]; };
+}
+
 std::string VerifyRowElementwise(const RowCall& call, const std::vector<const DeviceTensor*>& inputs,
                                  const TensorSpec& out_spec, const std::vector<uint8_t>& out_storage,
                                  const std::vector<uint8_t>& out_before) {
     std::vector<const DeviceTensor*> present;
-    for (const DeviceTensor* input : inputs)
-        if (input != nullptr) present.push_back(input);
-    return VerifyElementwise(
-        present, [&call](const std::vector<double>& values) { return RowElementReference(call, values.data()); },
-        out_spec, out_storage, out_before);
+    std::vector<aclDataType> types;
+    for (const DeviceTensor* input : inputs) {
+        if (input == nullptr) continue;
+        present.push_back(input);
+        types.push_back(input->spec().type);
+    }
+    return VerifyElementwise(present, CallReference(call, present, out_spec.dims, out_spec.type), out_spec,
+                             out_storage, out_before, nullptr, ComputeType(*call.row, types, out_spec.type));
 }
 
 std::string Describe(const TensorSpec& spec) {
@@ -115,18 +136,22 @@ std::string Describe(const TensorSpec& spec) {
 
 std::string VerifyElementwise(const std::vector<const DeviceTensor*>& inputs, const ElementReference& reference,
                               const TensorSpec& given_out_spec, const std::vector<uint8_t>& out_storage,
-                              const std::vector<uint8_t>& out_before, int64_t* checked) {
+                              const std::vector<uint8_t>& out_before, int64_t* checked, aclDataType promote) {
     TensorSpec out_spec = given_out_spec;
     if (out_spec.strides.empty()) out_spec.strides = ContiguousStrides(out_spec.dims);
-    aclDataType promote = inputs[0]->spec().type;
-    for (const DeviceTensor* input : inputs) promote = PromoteTypes(promote, input->spec().type);
+    if (promote == ACL_DT_UNDEFINED) {
+        promote = inputs[0]->spec().type;
+        for (const DeviceTensor* input : inputs) promote = PromoteTypes(promote, input->spec().type);
+    }
     const int64_t out_size = ElementSize(out_spec.type);
     std::vector<bool> in_view(out_storage.size() / out_size, false);
     std::ostringstream failure;
     int failures = 0;
     int64_t count = 0;
     std::vector<double> values(inputs.size());
+    int64_t linear = 0;  // the index's, row-major
     ForEachIndex(out_spec.dims, [&](const std::vector<int64_t>& index) {
+        const int64_t this_linear = linear++;
         for (size_t k = 0; k < inputs.size(); ++k) values[k] = ValueAt(*inputs[k], index);
         int64_t at = out_spec.offset;
         for (size_t d = 0; d < index.size(); ++d) at += index[d] * out_spec.strides[d];
@@ -137,7 +162,7 @@ std::string VerifyElementwise(const std::vector<const DeviceTensor*>& inputs, co
         in_view[at] = true;
         const double got = DecodeElement(out_storage.data() + at * out_size, out_spec.type);
         double expected = 0;
-        const char* problem = CheckElement(reference(values), promote, out_spec.type, got, &expected);
+        const char* problem = CheckElement(reference(values, this_linear), promote, out_spec.type, got, &expected);
         ++count;
         if (problem[0] != '\0' && failures++ < 5) {
             failure << problem << " at index [";
@@ -166,7 +191,7 @@ std::string VerifyAgainstReference(const Inputs& inputs, int64_t reduction, cons
     const double cof = reduction == 1 && n > 0 ? 1.0 / static_cast<double>(n) : 1.0;
     return VerifyElementwise(
         {inputs.grad, inputs.self, inputs.target},
-        [cof](const std::vector<double>& v) { return SoftMarginLossGradReference(v[1], v[2], v[0], cof); },
+        [cof](const std::vector<double>& v, int64_t) { return SoftMarginLossGradReference(v[1], v[2], v[0], cof); },
         out_spec, out_storage, out_before, checked);
 }
 
@@ -174,7 +199,7 @@ std::string VerifyLossAgainstReference(const DeviceTensor& self, const DeviceTen
                                        const TensorSpec& out_spec, const std::vector<uint8_t>& out_storage,
                                        const std::vector<uint8_t>& out_before, int64_t* checked) {
     return VerifyElementwise(
-        {&self, &target}, [](const std::vector<double>& v) { return SoftMarginLossReference(v[0], v[1]); },
+        {&self, &target}, [](const std::vector<double>& v, int64_t) { return SoftMarginLossReference(v[0], v[1]); },
         out_spec, out_storage, out_before, checked);
 }
 

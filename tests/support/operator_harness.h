@@ -31,16 +31,27 @@ aclnnStatus RunRow(const aclnn_cpu::OperatorDescription& row, const std::vector<
 RowCall RowCallOf(const aclnn_cpu::OperatorDescription& row, const std::vector<double>& parameters,
                   const std::vector<const DeviceTensor*>& inputs);
 
-// The reference of one element from the values of the inputs at its index (in the operator's input order).
-using ElementReference = std::function<ReferenceValue(const std::vector<double>& values)>;
+// The reference of one element from the values of the inputs at its index (in the operator's input order) and
+// the element's linear index in out's shape (row-major).
+using ElementReference = std::function<ReferenceValue(const std::vector<double>& values, int64_t linear_index)>;
+
+// The reference of each element of a call whose out has the present inputs' broadcast shape `shape`: the row's
+// element model, or for an operator along a dim its row model over each row of the inputs' values (rounded to
+// out's dtype first where the row computes in it).
+ElementReference CallReference(const RowCall& call, const std::vector<const DeviceTensor*>& present,
+                               const std::vector<int64_t>& shape, aclDataType out_type);
+
+
 
 // Compares out's device storage with reference(inputs' host values at each index), rounded to the promote
 // type of the inputs and then to out's type (CheckElement's tolerances). out_spec/out_storage describe where
 // out's view lives; out_before holds the storage bytes before the run (everything outside the view must be
 // unchanged). Returns a failure description (empty on success) and counts checked elements.
+// promote: the dtype the call computes in where it is not the inputs' promoted one (ComputeType).
 std::string VerifyElementwise(const std::vector<const DeviceTensor*>& inputs, const ElementReference& reference,
                               const TensorSpec& out_spec, const std::vector<uint8_t>& out_storage,
-                              const std::vector<uint8_t>& out_before, int64_t* checked = nullptr);
+                              const std::vector<uint8_t>& out_before, int64_t* checked = nullptr,
+                              aclDataType promote = ACL_DT_UNDEFINED);
 
 struct Inputs {
     const DeviceTensor* grad;

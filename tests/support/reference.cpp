@@ -22,6 +22,7 @@ Format FormatOf(aclDataType type) {
     switch (type) {
         case ACL_FLOAT16: return {11, -14, 65504.0};
         case ACL_BF16: return {8, -126, std::ldexp(255.0, 120)};  // (2 - 2^-7) * 2^127
+        case ACL_DOUBLE: return {53, -1022, DBL_MAX};
         default: return {24, -126, static_cast<double>(FLT_MAX)};
     }
 }
@@ -56,6 +57,7 @@ double DecodeElement(const void* p, aclDataType type) {
         case ACL_INT8: return DecodeAs<int8_t>(p);
         case ACL_UINT8: return DecodeAs<uint8_t>(p);
         case ACL_BOOL: return *static_cast<const uint8_t*>(p) != 0 ? 1.0 : 0.0;
+        case ACL_DOUBLE: return DecodeAs<double>(p);
         default: break;
     }
     if (type == ACL_FLOAT) {
@@ -81,6 +83,7 @@ double DecodeElement(const void* p, aclDataType type) {
 }
 
 double RoundToType(double v, aclDataType type) {
+    if (type == ACL_DOUBLE) return v;
     if (IsIntegerType(type)) return type == ACL_BOOL ? (v != 0.0 ? 1.0 : 0.0) : std::nearbyint(v);
     if (std::isnan(v) || std::isinf(v) || v == 0.0) return v;
     const Format f = FormatOf(type);
@@ -108,6 +111,7 @@ void EncodeElement(double v, aclDataType type, void* dst) {
         case ACL_INT16: return EncodeAs<int16_t>(v, dst);
         case ACL_INT8: return EncodeAs<int8_t>(v, dst);
         case ACL_UINT8: case ACL_BOOL: return EncodeAs<uint8_t>(v, dst);
+        case ACL_DOUBLE: std::memcpy(dst, &v, sizeof v); return;
         default: break;
     }
     if (type == ACL_FLOAT) {
@@ -184,6 +188,44 @@ aclDataType PromoteAll(const std::vector<aclDataType>& types) {
     aclDataType promote = types.empty() ? ACL_FLOAT : types[0];
     for (aclDataType type : types) promote = PromoteTypes(promote, type);
     return promote;
+}
+
+aclDataType ComputeType(const aclnn_cpu::OperatorDescription& row, const std::vector<aclDataType>& input_types,
+                        aclDataType out_type) {
+    return row.computes_in_out_dtype ? out_type : PromoteAll(input_types);
+}
+
+std::vector<ReferenceValue> AlongDimReferences(const RowCall& call, const std::vector<std::vector<double>>& values,
+                                               const std::vector<int64_t>& shape) {
+    const aclnn_cpu::OperatorDescription& row = *call.row;
+    // Each row along the dim (a 0-d shape is a row of one): rows of n elements `inner` apart.
+    int64_t dim = -1;
+    for (int p = 0; p < row.parameter_count; ++p)
+        if (row.parameters[p].type == aclnn_cpu::ParameterType::kDim) dim = static_cast<int64_t>(call.parameters[p]);
+    const std::vector<int64_t> dims = shape.empty() ? std::vector<int64_t>{1} : shape;
+    const int64_t rank = static_cast<int64_t>(dims.size());
+    const size_t axis = static_cast<size_t>(dim < 0 ? dim + rank : dim);
+    int64_t numel = 1;
+    for (int64_t d : dims) numel *= d;
+    const int64_t n = dims[axis];
+    int64_t inner = 1;
+    for (size_t d = axis + 1; d < dims.size(); ++d) inner *= dims[d];
+    std::vector<ReferenceValue> table(static_cast<size_t>(numel));
+    std::vector<std::vector<double>> line(values.size(), std::vector<double>(static_cast<size_t>(n)));
+    std::vector<const double*> pointers;
+    for (const auto& l : line) pointers.push_back(l.data());
+    std::vector<ReferenceValue> results(static_cast<size_t>(n));
+    for (int64_t first = 0; n > 0 && first < numel; first += n * inner) {
+        for (int64_t column = 0; column < inner; ++column) {
+            for (size_t k = 0; k < values.size(); ++k)
+                for (int64_t i = 0; i < n; ++i)
+                    line[k][static_cast<size_t>(i)] = values[k][static_cast<size_t>(first + i * inner + column)];
+            row.row_reference(pointers.data(), n, results.data());
+            for (int64_t i = 0; i < n; ++i)
+                table[static_cast<size_t>(first + i * inner + column)] = results[static_cast<size_t>(i)];
+        }
+    }
+    return table;
 }
 
 const char* CheckElement(const ReferenceValue& reference, aclDataType promote, aclDataType out_type, double got,

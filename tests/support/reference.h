@@ -54,6 +54,15 @@ int64_t ReductionOf(const RowCall& call);
 double GradientScale(const RowCall& call);
 // The row's float64 model of one element, from the present inputs' values in the row's order.
 ReferenceValue RowElementReference(const RowCall& call, const double* inputs);
+// The dtype a call of the row computes in: out's where the row computes in out's dtype, else the inputs' promoted.
+aclDataType ComputeType(const aclnn_cpu::OperatorDescription& row, const std::vector<aclDataType>& input_types,
+                        aclDataType out_type);
+
+// An operator along a dim: the reference of every element of `shape` (row-major) from the present inputs' values
+// there (row-major, already rounded to the dtype the row computes in where it casts them first).
+std::vector<ReferenceValue> AlongDimReferences(const RowCall& call, const std::vector<std::vector<double>>& values,
+                                               const std::vector<int64_t>& shape);
+
 // CANN's promotion of the present inputs' types (one type stays; FLOAT with any gives FLOAT; FLOAT16 with
 // BFLOAT16 gives FLOAT).
 aclDataType PromoteAll(const std::vector<aclDataType>& types);
