@@ -204,8 +204,12 @@ public:
         const bool summed_back = form.summed_back;
         const bool reduced = aclnn_cpu::ReducesTo(row, reduction);
         const bool over_first_dim = reduced && row.result == aclnn_cpu::ResultRule::kLossOverFirstDim;
-        const std::vector<int64_t> input_dims = over_first_dim || summed_back ? std::vector<int64_t>{n / 1024, 1024}
-                                                                              : std::vector<int64_t>{n};
+        // An operator along a dim: rows of a language model's vocabulary (32K classes) along the last dim.
+        constexpr int64_t kClasses = 32768;
+        const std::vector<int64_t> input_dims =
+            row.iteration == aclnn_cpu::Iteration::kAlongDim ? std::vector<int64_t>{n / kClasses, kClasses}
+            : over_first_dim || summed_back                  ? std::vector<int64_t>{n / 1024, 1024}
+                                                             : std::vector<int64_t>{n};
         const std::vector<int64_t> out_dims = over_first_dim ? std::vector<int64_t>{1024}
                                               : summed_back  ? std::vector<int64_t>{1, 1024}
                                               : reduced      ? std::vector<int64_t>{}

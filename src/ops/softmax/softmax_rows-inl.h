@@ -61,10 +61,21 @@ HWY_INLINE void ForEachVector(const float* const* in, int inputs, int64_t n, flo
 }
 
 // The largest value of the row (NaN lanes as the target's max has them: the row's results are NaN either way).
+// Four running maxima, so that the loop is not one chain of dependent maxima.
 HWY_INLINE float RowMax(const float* x, int64_t n) {
     const DF df;
-    auto running = hn::Set(df, -HUGE_VALF);
-    ForEachVector(&x, 1, n, nullptr, -HUGE_VALF,
+    const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
+    auto m0 = hn::Set(df, -HUGE_VALF), m1 = m0, m2 = m0, m3 = m0;
+    int64_t i = 0;
+    for (; i + 4 * lanes <= n; i += 4 * lanes) {
+        m0 = hn::Max(m0, hn::LoadU(df, x + i));
+        m1 = hn::Max(m1, hn::LoadU(df, x + i + lanes));
+        m2 = hn::Max(m2, hn::LoadU(df, x + i + 2 * lanes));
+        m3 = hn::Max(m3, hn::LoadU(df, x + i + 3 * lanes));
+    }
+    auto running = hn::Max(hn::Max(m0, m1), hn::Max(m2, m3));
+    const float* rest = x + i;
+    ForEachVector(&rest, 1, n - i, nullptr, -HUGE_VALF,
                   [&](const float* const* from, float*, int64_t) { running = hn::Max(running, hn::LoadU(df, from[0])); });
     return hn::GetLane(hn::MaxOfLanes(df, running));
 }
@@ -77,15 +88,19 @@ HWY_INLINE float LanesToFloat(kernels::SumAccumulator& sums) {
 }
 
 // Sums the values value(from) gives for each vector of the row, where value is an elementwise fp32 step; the
-// values are stored into `store` as well where it is not null.
+// values are stored into `store` too where it is not null (store may be the row's input: each vector is read
+// before it is written).
 template <class Value>
-HWY_INLINE float RowSum(const float* const* in, int inputs, int64_t n, float pad, Value&& value) {
+HWY_INLINE float RowSum(const float* const* in, int inputs, int64_t n, float pad, Value&& value,
+                        float* store = nullptr) {
     const DF df;
     kernels::SumAccumulator sums;
     HWY_ALIGN float block[kSumBlock];
     int64_t filled = 0, position = 0;
-    ForEachVector(in, inputs, n, nullptr, pad, [&](const float* const* from, float*, int64_t count) {
-        hn::Store(value(from), df, block + filled);
+    ForEachVector(in, inputs, n, store, pad, [&](const float* const* from, float* to, int64_t count) {
+        const auto v = value(from);
+        hn::Store(v, df, block + filled);
+        if (to != nullptr) hn::StoreU(v, df, to);
         filled += count;
         if (filled + static_cast<int64_t>(hn::Lanes(df)) > kSumBlock || count < static_cast<int64_t>(hn::Lanes(df))) {
             kernels::HWY_NAMESPACE::AccumulateSums(block, filled, position, &sums);
@@ -97,16 +112,15 @@ HWY_INLINE float RowSum(const float* const* in, int inputs, int64_t n, float pad
     return LanesToFloat(sums);
 }
 
-// softmax: e = exp(x - max), sum = the row's sum of e, y = e / sum (a true divide, as the kernel's Div).
+// softmax: e = exp(x - max), sum = the row's sum of e, y = e / sum (a true divide, as the kernel's Div). e goes to
+// out in the pass that sums it, then out / sum.
 inline void SoftmaxRow(const float* const* in, int64_t n, float* out) {
     const DF df;
     const auto max = hn::Set(df, RowMax(in[0], n));
-    // e goes to out first (each element read before the one at its index is written), then out / sum.
-    ForEachVector(in, 1, n, out, 0.0f, [&](const float* const* from, float* to, int64_t) {
-        hn::StoreU(kernels::HWY_NAMESPACE::VectorExp(df, hn::Sub(hn::LoadU(df, from[0]), max)), df, to);
-    });
+    const auto sum = hn::Set(df, RowSum(in, 1, n, 0.0f, [&](const float* const* from) {
+        return kernels::HWY_NAMESPACE::VectorExp(df, hn::Sub(hn::LoadU(df, from[0]), max));
+    }, out));
     const float* e = out;
-    const auto sum = hn::Set(df, RowSum(&e, 1, n, 0.0f, [&](const float* const* from) { return hn::LoadU(df, from[0]); }));
     ForEachVector(&e, 1, n, out, 1.0f, [&](const float* const* from, float* to, int64_t) {
         hn::StoreU(hn::Div(hn::LoadU(df, from[0]), sum), df, to);
     });
