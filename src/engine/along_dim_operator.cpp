@@ -3,9 +3,7 @@
 #include <memory>
 
 #include "aclnn/opdev/op_errno.h"
-#include "common/error_message.h"
 #include "engine/elementwise_operator.h"
-#include "executor/executor.h"
 
 namespace aclnn_cpu::engine {
 namespace {
@@ -48,16 +46,7 @@ aclnnStatus PlanAlongDimOperator(const AlongDimRequest& request) {
             if (status != ACLNN_SUCCESS) return status;
             plan = along_dim;
         }
-        aclOpExecutor* created = CreateExecutor(plan, std::move(input_tensors),
-                                                {const_cast<aclTensor*>(request.validation.out.tensor)},
-                                                request.phase2_name);
-        if (created == nullptr) {
-            SetErrorMessage(aclnn_cpu::kAclnnInnerError, "%s: cannot create the executor (out of memory).", api);
-            return ACLNN_ERR_INNER_CREATE_EXECUTOR;
-        }
-        *request.validation.workspace_size = plan->WorkspaceSize();
-        *request.validation.executor = created;
-        return ACLNN_SUCCESS;
+        return HandOutExecutor(request.validation, plan, std::move(input_tensors), request.phase2_name);
     });
 }
 

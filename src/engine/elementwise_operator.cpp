@@ -67,17 +67,22 @@ aclnnStatus PlanElementwiseOperator(const ElementwiseRequest& request) {
         auto plan = std::make_shared<ElementwisePlan>(description, std::move(operands), validated.broadcast_shape);
         status = plan->CheckAddressesAndSizeWorkspace(api);
         if (status != ACLNN_SUCCESS) return status;
-        aclOpExecutor* created = CreateExecutor(plan, std::move(input_tensors),
-                                                {const_cast<aclTensor*>(request.validation.out.tensor)},
-                                                description.phase2_name);
-        if (created == nullptr) {
-            SetErrorMessage(aclnn_cpu::kAclnnInnerError, "%s: cannot create the executor (out of memory).", api);
-            return ACLNN_ERR_INNER_CREATE_EXECUTOR;
-        }
-        *request.validation.workspace_size = plan->WorkspaceSize();
-        *request.validation.executor = created;
-        return ACLNN_SUCCESS;
+        return HandOutExecutor(request.validation, plan, std::move(input_tensors), description.phase2_name);
     });
+}
+
+aclnnStatus HandOutExecutor(const validation::BroadcastOperation& operation, std::shared_ptr<const OpPlan> plan,
+                            std::vector<aclTensor*> inputs, const char* phase2_name) {
+    const uint64_t workspace_size = plan->WorkspaceSize();
+    aclOpExecutor* created = CreateExecutor(std::move(plan), std::move(inputs),
+                                            {const_cast<aclTensor*>(operation.out.tensor)}, phase2_name);
+    if (created == nullptr) {
+        SetErrorMessage(aclnn_cpu::kAclnnInnerError, "%s: cannot create the executor (out of memory).", operation.api);
+        return ACLNN_ERR_INNER_CREATE_EXECUTOR;
+    }
+    *operation.workspace_size = workspace_size;
+    *operation.executor = created;
+    return ACLNN_SUCCESS;
 }
 
 aclnnStatus RunElementwiseOperator(void* workspace, uint64_t workspace_size, aclOpExecutor* executor,
