@@ -78,6 +78,7 @@ class OperatorInfo:
         self.inputs_share_dtype = row["inputs_share_dtype"]  # CANN requires one dtype for the inputs
         self.aten_name = row["aten_name"]
         self.out_dtype_input = row["out_dtype_input"]  # out's dtype must be this input's (CANN), or -1
+        self.iteration = row["iteration"]  # "elementwise", or "along_dim" (each result from its row along dim)
 
     @property
     def input_names(self):

@@ -135,7 +135,10 @@ PYBIND11_MODULE(_core, module) {
                                   py::arg("result") = kResults[static_cast<int>(row.result)],
                                   py::arg("inputs_share_dtype") = row.inputs_share_dtype,
                                   py::arg("aten_name") = text_or_none(row.aten_name),
-                                  py::arg("out_dtype_input") = row.out_dtype_input));
+                                  py::arg("out_dtype_input") = row.out_dtype_input,
+                                  py::arg("iteration") = row.iteration == aclnn_cpu::Iteration::kAlongDim
+                                                             ? "along_dim"
+                                                             : "elementwise"));
         }
         return table;
     });

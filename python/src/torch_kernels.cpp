@@ -69,8 +69,9 @@ struct PyTorchOnlyScope {
 bool Serving() { return t_pytorch_only == 0 && g_enabled.load(std::memory_order_acquire); }
 PyObject* g_error_type = nullptr;  // aclnn_cpu.AclnnError, kept for the life of the process
 
-// What an aten argument is to the table's operator.
-enum class Role { kInput, kParameter, kOut };
+// What an aten argument is to the table's operator: an input, a parameter, out=, an argument that must hold the
+// row's value (`_softmax`'s half_to_float), or the result's dtype (`_softmax_backward_data`'s input_dtype).
+enum class Role { kInput, kParameter, kOut, kFixed, kResultDtype };
 
 struct ArgumentRole {
     Role role;
@@ -170,6 +171,7 @@ struct RowArguments {
     std::vector<at::Tensor> given;  // per row input; undefined for an absent optional one
     std::vector<double> parameters;  // the row's, in order
     at::Tensor out;                  // out='s tensor, or undefined
+    c10::optional<c10::ScalarType> result_dtype;  // where an aten argument names it
 };
 
 // Reads the last roles.size() values of the stack (without popping them). False for a call the C API cannot
@@ -199,6 +201,14 @@ bool ReadArguments(const aclnn_cpu::OperatorDescription& row, const std::vector<
                 break;
             }
             case Role::kOut: call->out = value.toTensor(); break;
+            case Role::kFixed: {
+                const double given = value.isBool() ? (value.toBool() ? 1.0 : 0.0)
+                                     : value.isInt() ? static_cast<double>(value.toInt())
+                                                     : value.toDouble();
+                if (given != row.aten_fixed_value) return false;
+                break;
+            }
+            case Role::kResultDtype: call->result_dtype = value.toScalarType(); break;
         }
     }
     for (int k = 0; k < row.input_count; ++k)
@@ -247,6 +257,22 @@ c10::optional<at::Tensor> RunRow(const aclnn_cpu::OperatorDescription& row, cons
     } else if (row.aten_result == AtenResultType::kTarget) {
         result_type = call.given[static_cast<size_t>(row.self_input + 1)].scalar_type();
         if (!CannType(result_type)) return c10::nullopt;  // PyTorch's in-place steps refuse it
+    }
+    if (call.result_dtype.has_value()) {
+        if (!CannType(*call.result_dtype)) return c10::nullopt;
+        result_type = *call.result_dtype;
+    }
+    // An operator along a dim: a dim outside the rank is PyTorch's error to raise (IndexError), and its dims
+    // cannot be merged to fit the C API's 8.
+    if (row.iteration == aclnn_cpu::Iteration::kAlongDim) {
+        const int64_t rank = std::max<int64_t>(1, self.dim());
+        for (int p = 0; p < row.parameter_count; ++p) {
+            if (row.parameters[p].type != aclnn_cpu::ParameterType::kDim) continue;
+            const double dim = call.parameters[static_cast<size_t>(p)];
+            if (!(dim >= static_cast<double>(-rank) && dim < static_cast<double>(rank))) return c10::nullopt;
+        }
+        for (const at::Tensor& input : inputs)
+            if (input.dim() > kMaxRank) return c10::nullopt;
     }
     const bool has_out = call.out.defined();
     if (has_out && (!CannType(call.out.scalar_type()) || call.out.device().type() != c10::DeviceType::CPU))
@@ -567,6 +593,10 @@ std::string RegisterOverload(const std::string& row_name, const std::string& ove
             roles.push_back({Role::kInput, input});
         } else if (parameter >= 0) {
             roles.push_back({Role::kParameter, parameter});
+        } else if (row->aten_fixed_argument != nullptr && argument_name == row->aten_fixed_argument) {
+            roles.push_back({Role::kFixed});
+        } else if (row->aten_dtype_argument != nullptr && argument_name == row->aten_dtype_argument) {
+            roles.push_back({Role::kResultDtype});
         } else {
             return "aten::" + qualified + " has an argument " + argument_name + " that " + row->api_name +
                    " does not take";

@@ -24,7 +24,8 @@ LOSSES = sorted(name for name, info in OPERATORS.items() if info.result == "loss
 PARAMETERS = {"beta": 0.7, "eps": 0.05}
 # The table's elementwise functions PyTorch has (torch.<aten name>), and every row by the aten operator it serves
 # (a function's gradient is the row serving <aten name>_backward).
-ELEMENTWISE = sorted(name for name, info in OPERATORS.items() if info.result == "elementwise" and info.aten_name)
+ELEMENTWISE = sorted(name for name, info in OPERATORS.items()
+                     if info.result == "elementwise" and info.iteration == "elementwise" and info.aten_name)
 ROW_OF_ATEN = {info.aten_name: name for name, info in OPERATORS.items() if info.aten_name}
 # PyTorch's nn modules, by their lowercased names (nn.MSELoss is "mseloss", the aten name without "_"; PyTorch
 # abbreviates binary cross-entropy).

@@ -147,6 +147,12 @@ struct OperatorDescription {
     bool warns_of_fractal_nz = false;
     CApi c_api = {};
     Iteration iteration = Iteration::kElementwise;
+    // aten arguments the row has no parameter for: one that must hold a value for the override to serve the call
+    // (else PyTorch's kernel does: `_softmax`'s half_to_float, which must be false), and one naming the result's
+    // dtype (`_softmax_backward_data`'s input_dtype); nullptr where aten has none.
+    const char* aten_fixed_argument = nullptr;
+    double aten_fixed_value = 0;
+    const char* aten_dtype_argument = nullptr;
     // The inputs are cast to out's dtype first and computed in it (aclnnLogSoftmax), rather than computed in their
     // promoted dtype and the result cast to out's.
     bool computes_in_out_dtype = false;
@@ -228,6 +234,17 @@ struct OperatorDescription {
         OperatorDescription row = *this;
         row.aten_name = operator_name;
         row.aten_result = result_type;
+        return row;
+    }
+    constexpr OperatorDescription AtenFixedArgument(const char* argument, double value) const {
+        OperatorDescription row = *this;
+        row.aten_fixed_argument = argument;
+        row.aten_fixed_value = value;
+        return row;
+    }
+    constexpr OperatorDescription AtenDtypeArgument(const char* argument) const {
+        OperatorDescription row = *this;
+        row.aten_dtype_argument = argument;
         return row;
     }
     constexpr OperatorDescription GradientRow(const char* row_name, double target_factor) const {

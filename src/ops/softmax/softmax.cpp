@@ -93,7 +93,9 @@ ACLNN_CPU_OPERATOR_ROW(softmax) =
         .Parameters({operator_rows::kDim})
         .Result(ResultRule::kElementwise)
         .Dtypes(&validation::kSoftmaxTypes)
-        .AlongDim(&references::SoftmaxRow);
+        .AlongDim(&references::SoftmaxRow)
+        .Aten("_softmax", AtenResultType::kSelf)
+        .AtenFixedArgument("half_to_float", 0);
 
 ACLNN_CPU_OPERATOR_ROW(log_softmax) =
     OperatorDescription(ACLNN_CPU_C_API(aclnnLogSoftmax), "log_softmax",
@@ -104,7 +106,9 @@ ACLNN_CPU_OPERATOR_ROW(log_softmax) =
         .Dtypes(&validation::kLogSoftmaxTypes)
         .RefusesBf16OnOlderChips("aclnnLogSoftmax is not support bfloat16 in current socversion.")
         .ComputesInOutDtype()
-        .AlongDim(&references::LogSoftmaxRow);
+        .AlongDim(&references::LogSoftmaxRow)
+        .Aten("_log_softmax", AtenResultType::kSelf)
+        .AtenFixedArgument("half_to_float", 0);
 
 ACLNN_CPU_OPERATOR_ROW(softmax_backward) =
     OperatorDescription(ACLNN_CPU_C_API(aclnnSoftmaxBackward), "softmax_backward",
@@ -114,7 +118,9 @@ ACLNN_CPU_OPERATOR_ROW(softmax_backward) =
         .Result(ResultRule::kGradient)
         .Dtypes(&validation::kSoftmaxGradientTypes, true)
         .RefusesBf16OnOlderChips("Input dtype of aclnnSoftmaxBackward is not support bfloat16 in current socversion.")
-        .AlongDim(&references::SoftmaxBackwardRow);
+        .AlongDim(&references::SoftmaxBackwardRow)
+        .Aten("_softmax_backward_data", AtenResultType::kSelf)
+        .AtenDtypeArgument("input_dtype");
 
 ACLNN_CPU_OPERATOR_ROW(log_softmax_backward) =
     OperatorDescription(ACLNN_CPU_C_API(aclnnLogSoftmaxBackward), "log_softmax_backward",
@@ -124,7 +130,9 @@ ACLNN_CPU_OPERATOR_ROW(log_softmax_backward) =
         .Result(ResultRule::kGradient)
         .Dtypes(&validation::kSoftmaxGradientTypes, true)
         .RefusesBf16OnOlderChips("aclnnLogSoftmaxBackward is not support bfloat16 in current socversion.")
-        .AlongDim(&references::LogSoftmaxBackwardRow);
+        .AlongDim(&references::LogSoftmaxBackwardRow)
+        .Aten("_log_softmax_backward_data", AtenResultType::kSelf)
+        .AtenDtypeArgument("input_dtype");
 
 }  // namespace aclnn_cpu
 
