@@ -122,3 +122,16 @@ def test_a_classifier_trains_alike_with_and_without_the_override():
             losses.append(loss.item())
         return np.array(losses)
     assert np.allclose(train(True), train(False), rtol=1e-4)
+
+
+def test_functorch_transforms_reach_the_kernels():
+    """vmap's batched call and grad's wrapped tensors run the same kernels: the package's bits."""
+    functorch = pytest.importorskip("functorch")
+    x = torch.randn((3, 4, 7), generator=torch.Generator().manual_seed(5))
+    with override.enabled():
+        batched = functorch.vmap(lambda t: F.log_softmax(t, dim=-1))(x)
+        gradient = functorch.grad(lambda t: F.softmax(t, dim=0)[1, 2, 3])(x)
+    assert same_bits(batched, package("log_softmax", x, dim=-1))
+    one_hot = torch.zeros_like(x)
+    one_hot[1, 2, 3] = 1
+    assert same_bits(gradient, package("softmax_backward", one_hot, package("softmax", x, dim=0), dim=0))
