@@ -490,11 +490,13 @@ TEST_P(EveryRow, HostBuffersAreAcceptedWithoutStrictChecks) {
         for (aclTensor* t : tensors) aclDestroyTensor(t);
     }
     const test_support::RowCall reference = test_support::RowCallOf(r, call.parameters, device_inputs);
-    const test_support::ElementReference element = test_support::CallReference(reference, device_inputs, dims, ACL_FLOAT);
+    const test_support::ElementReference element =
+        test_support::CallReference(reference, device_inputs, dims, ACL_FLOAT);
     const std::vector<float>& out = host.back();
     for (int i = 0; i < kCount; ++i) {
         std::vector<double> values(static_cast<size_t>(r.input_count));
-        for (int k = 0; k < r.input_count; ++k) values[static_cast<size_t>(k)] = host[static_cast<size_t>(k)][static_cast<size_t>(i)];
+        for (int k = 0; k < r.input_count; ++k)
+            values[static_cast<size_t>(k)] = host[static_cast<size_t>(k)][static_cast<size_t>(i)];
         double expected = 0;
         const char* problem = test_support::CheckElement(element(values, i), ACL_FLOAT, ACL_FLOAT,
                                                          out[static_cast<size_t>(i)], &expected);

@@ -96,7 +96,8 @@ std::vector<uint64_t> OutBits(const Call& call) {
 // The dtypes a row takes on the default SoC (Ascend 950): the inputs' and out's.
 std::vector<aclDataType> Dtypes(const OperatorDescription& row) {
     std::vector<aclDataType> types;
-    for (int i = 0; i < row.dtypes->newer_chips.count; ++i) types.push_back(static_cast<aclDataType>(row.dtypes->newer_chips.types[i]));
+    for (int i = 0; i < row.dtypes->newer_chips.count; ++i)
+        types.push_back(static_cast<aclDataType>(row.dtypes->newer_chips.types[i]));
     return types;
 }
 
@@ -412,13 +413,15 @@ TEST(Checks, SoftmaxReturnsEarlyForAnEmptySelf) {
          {"Tensor self not implemented for DT_INT32, should be in dtype support list "
           "[DT_FLOAT,DT_FLOAT16,DT_DOUBLE,DT_BFLOAT16,]."}},
         {"BF16 self on Atlas 910", {Arg({2, 3}, ACL_BF16), Arg({2, 3})}, 0, "Ascend910A", kInvalid,
-         {"Tensor self not implemented for DT_BFLOAT16, should be in dtype support list [DT_FLOAT,DT_FLOAT16,DT_DOUBLE,]."}},
+         {"Tensor self not implemented for DT_BFLOAT16, should be in dtype support list "
+          "[DT_FLOAT,DT_FLOAT16,DT_DOUBLE,]."}},
         {"dim 2 of rank 2", {Arg({2, 3}), Arg({2, 3})}, 2, nullptr, kInvalid,
          {"provided dim 2 not in the range of input size 2."}},
         {"dim -3 of rank 2", {Arg({2, 3}), Arg({2, 3})}, -3, nullptr, kInvalid,
          {"provided dim -3 not in the range of input size 2."}},
         {"0-d self, dim -1", {Arg({}), Arg({})}, -1, nullptr, ACLNN_SUCCESS, {}},
-        {"0-d self, dim 1", {Arg({}), Arg({})}, 1, nullptr, kInvalid, {"provided dim 1 not in the range of input size 1."}},
+        {"0-d self, dim 1", {Arg({}), Arg({})}, 1, nullptr, kInvalid,
+         {"provided dim 1 not in the range of input size 1."}},
         {"rank 9", {Arg(std::vector<int64_t>(9, 1)), Arg(std::vector<int64_t>(9, 1))}, 0, nullptr, kInvalid,
          {"The self tensor cannot be larger than 8 dimensions"}},
         {"out of another shape", {Arg({2, 3}), Arg({3, 2})}, 0, nullptr, kInvalid,

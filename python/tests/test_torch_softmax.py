@@ -75,8 +75,8 @@ def test_double_backward_and_out(name):
         returned = getattr(torch.ops.aten, "_" + name).out(x, 1, False, out=out)
     leaf = x.clone().requires_grad_()
     y_pytorch = FORWARDS[name](leaf, dim=1)
-    (gradient_pytorch,) = torch.autograd.grad(y_pytorch.sum() if name == "log_softmax" else (y_pytorch * y_pytorch).sum(),
-                                              leaf, create_graph=True)
+    objective = y_pytorch.sum() if name == "log_softmax" else (y_pytorch * y_pytorch).sum()
+    (gradient_pytorch,) = torch.autograd.grad(objective, leaf, create_graph=True)
     (second_pytorch,) = torch.autograd.grad(gradient_pytorch.square().sum(), leaf)
     assert torch.allclose(second, second_pytorch, rtol=1e-4, atol=1e-5)
     assert returned is out and same_bits(out, package(name, x, dim=1))

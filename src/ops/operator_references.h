@@ -433,7 +433,8 @@ inline void SoftmaxRow(const double* const* in, int64_t n, ReferenceElement* out
         const long double p = std::exp(d) / sum;
         out[i].value = static_cast<double>(p);
         out[i].ulps = 1;
-        out[i].absolute_slack = static_cast<double>(p * softmax_rows::kU * (std::fabs(d) + h + 12)) + softmax_rows::kTiny;
+        out[i].absolute_slack =
+            static_cast<double>(p * softmax_rows::kU * (std::fabs(d) + h + 12)) + softmax_rows::kTiny;
     }
 }
 
@@ -481,8 +482,9 @@ inline void LogSoftmaxBackwardRow(const double* const* in, int64_t n, ReferenceE
         out[i].value = in[0][i] - t;
         out[i].ulps = 1;
         out[i].nonfinite_acceptable = std::isinf(e) && std::fabs(sum.Total()) <= s_error;
-        out[i].absolute_slack = static_cast<double>(4 * softmax_rows::kU * (std::fabs(in[0][i]) + 2 * std::fabs(t))) +
-                                e * (s_error + static_cast<double>(softmax_rows::kU) * std::fabs(s)) + softmax_rows::kTiny;
+        const double fp32_steps = static_cast<double>(4 * softmax_rows::kU * (std::fabs(in[0][i]) + 2 * std::fabs(t)));
+        const double sum_error = e * (s_error + static_cast<double>(softmax_rows::kU) * std::fabs(s));
+        out[i].absolute_slack = fp32_steps + sum_error + softmax_rows::kTiny;
     }
 }
 

@@ -326,7 +326,8 @@ void VerifySuccess(const Fixture& f, const aclnn_cpu::OperatorDescription& op, c
             }
             int64_t at = t.offset;
             const size_t lead = shape.size() - t.dims.size();
-            for (size_t d = 0; d < t.dims.size(); ++d) at += (t.dims[d] == 1 ? 0 : at_index[lead + d]) * strides[slot][d];
+            for (size_t d = 0; d < t.dims.size(); ++d)
+                at += (t.dims[d] == 1 ? 0 : at_index[lead + d]) * strides[slot][d];
             const char* address = static_cast<const char*>(addresses[slot]) + at * ElementBytes(t.dtype);
             const Region* region = f.Find(address);
             if (region == nullptr) Fail("an input element lies outside every region");

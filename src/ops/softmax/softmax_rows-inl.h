@@ -75,8 +75,9 @@ HWY_INLINE float RowMax(const float* x, int64_t n) {
     }
     auto running = hn::Max(hn::Max(m0, m1), hn::Max(m2, m3));
     const float* rest = x + i;
-    ForEachVector(&rest, 1, n - i, nullptr, -HUGE_VALF,
-                  [&](const float* const* from, float*, int64_t) { running = hn::Max(running, hn::LoadU(df, from[0])); });
+    ForEachVector(&rest, 1, n - i, nullptr, -HUGE_VALF, [&](const float* const* from, float*, int64_t) {
+        running = hn::Max(running, hn::LoadU(df, from[0]));
+    });
     return hn::GetLane(hn::MaxOfLanes(df, running));
 }
 
@@ -155,7 +156,8 @@ inline void SoftmaxBackwardRow(const float* const* in, int64_t n, float* out) {
 // log-softmax's gradient, inputs (gradOutput g, output y): s = the row's sum of g, out = g - exp(y) * s.
 inline void LogSoftmaxBackwardRow(const float* const* in, int64_t n, float* out) {
     const DF df;
-    const auto s = hn::Set(df, RowSum(in, 1, n, 0.0f, [&](const float* const* from) { return hn::LoadU(df, from[0]); }));
+    const auto s =
+        hn::Set(df, RowSum(in, 1, n, 0.0f, [&](const float* const* from) { return hn::LoadU(df, from[0]); }));
     ForEachVector(in, 2, n, out, 0.0f, [&](const float* const* from, float* to, int64_t) {
         const auto g = hn::LoadU(df, from[0]);
         const auto e = kernels::HWY_NAMESPACE::VectorExp(df, hn::LoadU(df, from[1]));
