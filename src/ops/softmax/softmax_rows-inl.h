@@ -90,15 +90,36 @@ HWY_INLINE float LanesToFloat(kernels::SumAccumulator& sums) {
 
 // Sums the values value(from) gives for each vector of the row, where value is an elementwise fp32 step; the
 // values are stored into `store` too where it is not null (store may be the row's input: each vector is read
-// before it is written).
+// before it is written). Whole groups of kSumLanes go straight into the float64 lanes held in registers, the rest
+// through a buffer: the same lanes and order either way (kernels/sum_accumulation-inl.h).
 template <class Value>
 HWY_INLINE float RowSum(const float* const* in, int inputs, int64_t n, float pad, Value&& value,
                         float* store = nullptr) {
     const DF df;
     kernels::SumAccumulator sums;
+    int64_t done = 0;
+#if ACLNN_CPU_SUM_LANE_VECTORS
+    using LaneVectors = kernels::HWY_NAMESPACE::SumLaneVectors<kernels::HWY_NAMESPACE::Widening::kConvert>;
+    constexpr int64_t kLanes = static_cast<int64_t>(hn::MaxLanes(DF()));
+    if (n >= kernels::kSumLanes) {
+        LaneVectors lanes(sums);
+        for (; done + kernels::kSumLanes <= n; done += kernels::kSumLanes) {
+            for (int64_t slot = 0; slot < LaneVectors::kSlots; ++slot) {
+                const int64_t at = done + slot * kLanes;
+                const float* from[2] = {in[0] + at, inputs > 1 ? in[1] + at : nullptr};
+                const auto v = value(from);
+                if (store != nullptr) hn::StoreU(v, df, store + at);
+                lanes.Add(slot, v);
+            }
+        }
+        lanes.StoreTo(&sums);
+    }
+#endif
+    const float* rest[2] = {in[0] + done, inputs > 1 ? in[1] + done : nullptr};
     HWY_ALIGN float block[kSumBlock];
-    int64_t filled = 0, position = 0;
-    ForEachVector(in, inputs, n, store, pad, [&](const float* const* from, float* to, int64_t count) {
+    int64_t filled = 0, position = done;
+    ForEachVector(rest, inputs, n - done, store == nullptr ? nullptr : store + done, pad,
+                  [&](const float* const* from, float* to, int64_t count) {
         const auto v = value(from);
         hn::Store(v, df, block + filled);
         if (to != nullptr) hn::StoreU(v, df, to);
