@@ -71,6 +71,8 @@ AlongDimPlan::AlongDimPlan(const AlongDimDescription& description, std::vector<P
     numel_ = ElementCount(dims);
     row_length_ = dims[static_cast<size_t>(axis)];
     rows_ = row_length_ > 0 ? numel_ / row_length_ : 0;
+    // Nothing to walk: an empty view's strides are any (validation bounds them only where elements exist).
+    if (numel_ == 0) return;
     // Element strides per walk: the tensors' own, the staging buffer's row-major ones.
     std::vector<std::array<int64_t, kWalks>> strides(dims.size());
     int64_t dense = 1;
