@@ -11,22 +11,17 @@
 #include "common/float_convert.h"
 #include "engine/for_each_row.h"
 #include "engine/operand_address.h"
+#include "validation/dtype_support.h"
 
 namespace aclnn_cpu::engine {
 namespace {
+
+using validation::DtypeSize;
 
 // Elements per thread below which more threads cost more than they give.
 constexpr int64_t kGrainElements = 32 * 1024;
 // Up to this many elements a call runs on the caller's thread when its stream is idle.
 constexpr int64_t kSmallElements = 65536;
-
-int64_t DtypeSize(int32_t type) {
-    switch (type) {
-        case ACL_DOUBLE: return 8;
-        case ACL_FLOAT16: case ACL_BF16: return 2;
-        default: return 4;
-    }
-}
 
 double Load(int32_t type, const char* at) {
     switch (type) {
@@ -146,17 +141,17 @@ aclnnStatus AlongDimPlan::CheckAddressesAndSizeWorkspace(const char* caller) {
     const aclnnStatus status = ResolveAddresses(caller, &bases);
     if (status != ACLNN_SUCCESS) return status;
     workspace_size_ = 0;
-    if (numel_ > 0 && OutNeedsStaging(bases)) {
-        const uint64_t bytes = static_cast<uint64_t>(numel_) * static_cast<uint64_t>(DtypeSize(types_[out_walk()]));
-        workspace_size_ = (bytes + 63) / 64 * 64;
-    }
+    if (numel_ > 0 && OutNeedsStaging(bases)) workspace_size_ = (StagingBytes() + 63) / 64 * 64;
     return ACLNN_SUCCESS;
+}
+
+uint64_t AlongDimPlan::StagingBytes() const {
+    return static_cast<uint64_t>(numel_) * static_cast<uint64_t>(DtypeSize(types_[out_walk()]));
 }
 
 bool AlongDimPlan::IsSmall() const { return numel_ <= kSmallElements; }
 
 bool AlongDimPlan::Direct(int into) const {
-    if (description_.double_row != nullptr && description_.compute_type == ACL_DOUBLE) return false;
     if (description_.compute_type != ACL_FLOAT || description_.input_cast_type >= 0) return false;
     for (int k = 0; k < inputs_; ++k)
         if (types_[k] != ACL_FLOAT || (row_strides_[k] != 4 && row_length_ > 1)) return false;
@@ -241,7 +236,7 @@ aclnnStatus AlongDimPlan::Bind(void* workspace, uint64_t workspace_size, rt::Tas
         return ACLNN_SUCCESS;
     }
     const bool staging = OutNeedsStaging(bases);
-    const uint64_t staging_bytes = static_cast<uint64_t>(numel_) * static_cast<uint64_t>(DtypeSize(types_[out_walk()]));
+    const uint64_t staging_bytes = StagingBytes();
     // Rebinding may create an overlap phase 1 did not see; then the task allocates its own staging buffer.
     char* staging_buffer = staging && workspace_size >= staging_bytes ? static_cast<char*>(workspace) : nullptr;
     *task = [plan, bases, staging, staging_buffer, staging_bytes, threads]() mutable -> aclError {

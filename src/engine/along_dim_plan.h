@@ -54,6 +54,7 @@ private:
     int staging_walk() const { return inputs_ + 1; }
     aclnnStatus ResolveAddresses(const char* caller, Bases* bases) const;
     bool OutNeedsStaging(const Bases& bases) const;
+    uint64_t StagingBytes() const;  // a dense copy of out
     // Computes rows [begin, end) into the walk `into` (out, or staging); false where its buffers could not be
     // allocated.
     bool ComputeRows(const Bases& bases, int into, int64_t begin, int64_t end) const;

@@ -4,6 +4,7 @@
 
 #include <initializer_list>
 
+#include "engine/along_dim_operator.h"
 #include "engine/elementwise_operator.h"
 #include "ops/operator_table.h"
 
@@ -25,6 +26,29 @@ inline engine::ElementwiseRequest RequestFor(const OperatorDescription& row,
     request.validation.dtypes = row.dtypes;
     request.nz_warning_input = row.warns_of_fractal_nz ? 0 : -1;
     return request;
+}
+
+// The request of a call of an operator along a dim (the row's Iteration::kAlongDim): RequestFor's, DOUBLE read
+// and written as CANN's AICPU kernels do, and dim.
+inline engine::AlongDimRequest AlongDimRequestFor(const OperatorDescription& row,
+                                                  std::initializer_list<const aclTensor*> inputs,
+                                                  const aclTensor* out, int64_t dim, uint64_t* workspace_size,
+                                                  aclOpExecutor** executor) {
+    engine::AlongDimRequest request;
+    request.validation = RequestFor(row, inputs, out, workspace_size, executor).validation;
+    request.validation.reads_double = true;
+    request.phase2_name = row.api_name;
+    request.dim = dim;
+    return request;
+}
+
+// The dtype such a call computes in and the cast of its inputs before (-1: none), from the row: out's dtype, the
+// inputs cast to it, where the row computes in out's dtype (aclnnLogSoftmax); else the first input's, uncast.
+inline void SetComputeDtypes(const OperatorDescription& row, const aclTensor& first_input, const aclTensor& out,
+                             engine::AlongDimDescription* description) {
+    const bool to_out = row.computes_in_out_dtype && first_input.data_type != out.data_type;
+    description->compute_type = row.computes_in_out_dtype ? out.data_type : first_input.data_type;
+    description->input_cast_type = to_out ? out.data_type : -1;
 }
 
 // Phase 2 of the row's operator.

@@ -62,18 +62,19 @@ std::string CannShapeString(const std::vector<int64_t>& dims) {
 
 namespace checks {
 
-CheckStep NullTensors() {
-    return [](const BroadcastOperation& op, ValidationState&) -> aclnnStatus {
-        for (const NamedTensor& t : op.inputs) {
-            if (t.tensor == nullptr && !t.optional) {
-                SetErrorMessage(aclnn_cpu::kAclnnParameterError,
-                                "%s: Expected a proper Tensor but got null for argument %s.", op.api, t.name);
-                return ACLNN_ERR_PARAM_NULLPTR;
-            }
+CheckStep NullTensors(std::vector<int> order) {
+    return [order](const BroadcastOperation& op, ValidationState&) -> aclnnStatus {
+        // The default order: the required inputs, then out.
+        std::vector<int> checked = order;
+        if (checked.empty()) {
+            for (size_t i = 0; i < op.inputs.size(); ++i)
+                if (!op.inputs[i].optional) checked.push_back(static_cast<int>(i));
+            checked.push_back(kOut);
         }
-        if (op.out.tensor == nullptr) {
+        for (int index : checked) {
+            if (Present(op, index)) continue;
             SetErrorMessage(aclnn_cpu::kAclnnParameterError, "%s: Expected a proper Tensor but got null for argument %s.",
-                            op.api, op.out.name);
+                            op.api, TensorAt(op, index).name);
             return ACLNN_ERR_PARAM_NULLPTR;
         }
         return ACLNN_SUCCESS;
@@ -136,12 +137,13 @@ CheckStep PromotedCastableToOut(std::vector<int> inputs) {
     };
 }
 
-CheckStep Ranks(std::vector<int> tensors) {
-    return [tensors](const BroadcastOperation& op, ValidationState&) -> aclnnStatus {
+CheckStep Ranks(std::vector<int> tensors, const char* own_message) {
+    return [tensors, own_message](const BroadcastOperation& op, ValidationState&) -> aclnnStatus {
         for (int index : tensors) {
             if (!Present(op, index)) continue;
             const NamedTensor& t = TensorAt(op, index);
             const auto& dims = t.tensor->view_dims;
+            if (dims.size() > kMaxRank && own_message != nullptr) return Invalid("%s: %s", op.api, own_message);
             if (dims.size() > kMaxRank)
                 return Invalid("%s: The %s tensor cannot be larger than 8 dimensions (it has %s: %s).", op.api, t.name,
                                std::to_string(dims.size()), CannShapeString(dims));
@@ -173,8 +175,7 @@ CheckStep Layouts() {
         state.extents.assign(state.present.size(), ViewExtent{});
         for (size_t i = 0; i < state.present.size(); ++i) {
             const aclTensor& tensor = *state.present[i]->tensor;
-            const int64_t size = tensor.data_type == ACL_DOUBLE ? 8 : LoadableDtypeSize(tensor.data_type);
-            const std::string problem = CheckLayout(tensor, size, &state.extents[i]);
+            const std::string problem = CheckLayout(tensor, DtypeSize(tensor.data_type), &state.extents[i]);
             if (!problem.empty())
                 return Invalid("%s: %s (shape %s) %s.", op.api, state.present[i]->name,
                                CannShapeString(tensor.view_dims), problem);

@@ -90,8 +90,9 @@ namespace checks {
 
 constexpr int kOut = -1;
 
-// Each required input, then out, not null (161001), in order.
-CheckStep NullTensors();
+// Each required input, then out, not null (161001), in order; or the listed tensors, in the listed order, where an
+// op_api checks them in another (aclnnLogSoftmaxBackward: output before gradOutput).
+CheckStep NullTensors(std::vector<int> order = {});
 // Each listed tensor's dtype in the SoC's list: "Tensor %s not implemented for %s, should be in dtype support
 // list %s." (161002). lists: the lists checked where they are not the operation's (an op_api that refuses a dtype
 // earlier in its own words, then checks a longer list).
@@ -104,8 +105,9 @@ CheckStep SameDtype(int a, int b);
 // The inputs' promoted type castable to out's dtype: "Result type %s can't be cast to the desired output type
 // %s." (a floating type casts to any floating type, not to an integer or bool).
 CheckStep PromotedCastableToOut(std::vector<int> inputs);
-// Listed tensors' ranks <= 8: "The %s tensor cannot be larger than 8 dimensions." (161002).
-CheckStep Ranks(std::vector<int> tensors);
+// Listed tensors' ranks <= 8: "The %s tensor cannot be larger than 8 dimensions." (161002), or the op_api's own
+// text where it has one (aclnnLogSoftmaxBackward's "Dim of input tensor can't be greater than 8.").
+CheckStep Ranks(std::vector<int> tensors, const char* own_message = nullptr);
 // aclnn-cpu's own: every present tensor of a dtype the engine computes (CANN would cast some others), and
 // every layout sane (no negative dim, stride or offset; no int64 overflow). Before anything reads shapes.
 CheckStep Layouts();

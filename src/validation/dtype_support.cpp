@@ -31,16 +31,22 @@ NpuArch NpuArchOfSoc(const char* soc_name) {
     return NpuArch::kUnknown;
 }
 
-const DtypeList& SupportedDtypes(const DtypeSupport& support) {
-    const NpuArch arch = NpuArchOfSoc(aclrtGetSocName());
-    return arch == NpuArch::kDav2201 || arch == NpuArch::kDav3510 ? support.newer_chips : support.other_chips;
+NpuArch CurrentNpuArch() { return NpuArchOfSoc(aclrtGetSocName()); }
+
+bool OnNewerChip() {
+    const NpuArch arch = CurrentNpuArch();
+    return arch == NpuArch::kDav2201 || arch == NpuArch::kDav3510;
 }
 
-int64_t LoadableDtypeSize(int32_t type) {
+const DtypeList& SupportedDtypes(const DtypeSupport& support) {
+    return OnNewerChip() ? support.newer_chips : support.other_chips;
+}
+
+int64_t DtypeSize(int32_t type) {
     switch (type) {
         case ACL_FLOAT: case ACL_INT32: return 4;
         case ACL_FLOAT16: case ACL_BF16: case ACL_INT16: return 2;
-        case ACL_INT64: return 8;
+        case ACL_INT64: case ACL_DOUBLE: return 8;
         case ACL_BOOL: case ACL_UINT8: case ACL_INT8: return 1;
         default: return 0;
     }

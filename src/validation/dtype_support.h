@@ -64,6 +64,11 @@ inline constexpr DtypeSupport kSoftmaxGradientCheckedTypes = {{{ACL_FLOAT, ACL_F
 enum class NpuArch : uint8_t { kDav1001, kDav2002, kDav2201, kDav3002, kDav3510, kUnknown };
 NpuArch NpuArchOfSoc(const char* soc_name);
 
+// The family of the SoC aclrtGetSocName() names now, and whether it is one of the newer ones (NpuArch 2201 and
+// 3510: Atlas A2/A3, Ascend 950/350), whose lists GetDtypeSupportListV2 picks.
+NpuArch CurrentNpuArch();
+bool OnNewerChip();
+
 // The list that applies on the SoC aclrtGetSocName() names now.
 const DtypeList& SupportedDtypes(const DtypeSupport& support);
 
@@ -87,8 +92,8 @@ inline bool IntegerDtype(int32_t type) {
 // Whether the engine reads tensors of this dtype: the computable ones and the integer ones.
 inline bool LoadableDtype(int32_t type) { return ComputableDtype(type) || IntegerDtype(type); }
 
-// Bytes per element of a loadable dtype (0 for any other).
-int64_t LoadableDtypeSize(int32_t type);
+// Bytes per element of a dtype aclnn-cpu reads or writes: the loadable ones and DOUBLE (0 for any other).
+int64_t DtypeSize(int32_t type);
 
 // CANN's PromoteType within the floating types: equal types stay, FLOAT with any gives FLOAT, FLOAT16 with
 // BFLOAT16 gives FLOAT. Only for computable dtypes.

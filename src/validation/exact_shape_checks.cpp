@@ -4,7 +4,6 @@
 #include <string>
 
 #include "aclnn/opdev/op_errno.h"
-#include "acl/acl_rt.h"
 #include "common/error_message.h"
 #include "validation/tensor_checks.h"
 
@@ -102,18 +101,6 @@ CheckStep UnlessEmpty(int tensor, std::vector<CheckStep> steps) {
     };
 }
 
-CheckStep NullTensorsInOrder(std::vector<int> tensors) {
-    return [tensors](const BroadcastOperation& op, ValidationState&) -> aclnnStatus {
-        for (int index : tensors) {
-            if (At(op, index).tensor != nullptr) continue;
-            SetErrorMessage(kAclnnParameterError, "%s: Expected a proper Tensor but got null for argument %s.", op.api,
-                            At(op, index).name);
-            return ACLNN_ERR_PARAM_NULLPTR;
-        }
-        return ACLNN_SUCCESS;
-    };
-}
-
 CheckStep SucceedIfEmpty(std::vector<int> tensors, bool when) {
     return [tensors, when](const BroadcastOperation& op, ValidationState& state) -> aclnnStatus {
         if (!when) return ACLNN_SUCCESS;
@@ -126,8 +113,7 @@ CheckStep SucceedIfEmpty(std::vector<int> tensors, bool when) {
 
 CheckStep NoBf16OnOlderChips(std::vector<int> tensors, const char* message) {
     return [tensors, message](const BroadcastOperation& op, ValidationState&) -> aclnnStatus {
-        const NpuArch arch = NpuArchOfSoc(aclrtGetSocName());
-        if (arch == NpuArch::kDav2201 || arch == NpuArch::kDav3510) return ACLNN_SUCCESS;
+        if (OnNewerChip()) return ACLNN_SUCCESS;
         for (int index : tensors)
             if (At(op, index).tensor->data_type == ACL_BF16) return Invalid(op, message);
         return ACLNN_SUCCESS;
@@ -140,14 +126,6 @@ CheckStep DimInRange(int tensor, int64_t dim) {
         if (dim >= -rank && dim < rank) return ACLNN_SUCCESS;
         return Invalid(op, "provided dim %lld not in the range of input size %lld.", static_cast<long long>(dim),
                        static_cast<long long>(rank));
-    };
-}
-
-CheckStep RanksAtMost8(std::vector<int> tensors, const char* message) {
-    return [tensors, message](const BroadcastOperation& op, ValidationState&) -> aclnnStatus {
-        for (int index : tensors)
-            if (At(op, index).tensor->view_dims.size() > static_cast<size_t>(kMaxRank)) return Invalid(op, message);
-        return ACLNN_SUCCESS;
     };
 }
 

@@ -32,10 +32,6 @@ CheckStep UnlessEmpty(int tensor, std::vector<CheckStep> steps);
 
 // The steps of the operators along a dim (the softmax family), with their op_api's texts.
 
-// OP_CHECK_NULL over the listed tensors in this order (aclnnLogSoftmaxBackward checks output before gradOutput):
-// "Expected a proper Tensor but got null for argument <name>." (161001).
-CheckStep NullTensorsInOrder(std::vector<int> tensors);
-
 // CANN's early return: where `when` holds and any listed tensor has no elements, phase 1 succeeds here with
 // nothing to compute, before the remaining checks.
 CheckStep SucceedIfEmpty(std::vector<int> tensors, bool when = true);
@@ -47,8 +43,5 @@ CheckStep NoBf16OnOlderChips(std::vector<int> tensors, const char* message);
 // dim in [-rank, rank - 1] of `tensor` (a 0-d tensor counts as rank 1): "provided dim <dim> not in the range of
 // input size <rank>." (161002).
 CheckStep DimInRange(int tensor, int64_t dim);
-
-// Each listed tensor of rank <= 8, else `message` (161002): aclnnLogSoftmaxBackward's own text.
-CheckStep RanksAtMost8(std::vector<int> tensors, const char* message);
 
 }  // namespace aclnn_cpu::validation::checks

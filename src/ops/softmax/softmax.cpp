@@ -27,7 +27,6 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 #include <cmath>
 
-#include "acl/acl_rt.h"
 #include "aclnn/opdev/op_errno.h"
 #include "aclnnop/aclnn_logsoftmax.h"
 #include "aclnnop/aclnn_logsoftmax_backward.h"
@@ -67,18 +66,17 @@ void LogSoftmaxDoubleRow(const double* const* in, int64_t n, double* out) {
 
 // Ascend 950 (DAV_3510, "regbase") validates empty tensors before the gradients' early return; other chips
 // return first.
-bool RegisterBased() { return validation::NpuArchOfSoc(aclrtGetSocName()) == validation::NpuArch::kDav3510; }
+bool RegisterBased() { return validation::CurrentNpuArch() == validation::NpuArch::kDav3510; }
 
-// The description of a call: the kernels of `kind`, computing in compute_type, the inputs cast to
-// input_cast_type first (-1: none).
-engine::AlongDimDescription Describe(RowKind kind, int32_t compute_type, int32_t input_cast_type = -1) {
+// The description of a call of `row`: the kernels of `kind`, the dtypes from the row (ops::SetComputeDtypes).
+engine::AlongDimDescription Describe(RowKind kind, const OperatorDescription& row, const aclTensor* first_input,
+                                     const aclTensor* out) {
     engine::AlongDimDescription description;
     description.float_row = HWY_DYNAMIC_DISPATCH(ChooseRowKernel)(kind);
     description.double_row = kind == RowKind::kSoftmax      ? &SoftmaxDoubleRow
                              : kind == RowKind::kLogSoftmax ? &LogSoftmaxDoubleRow
                                                             : nullptr;
-    description.compute_type = compute_type;
-    description.input_cast_type = input_cast_type;
+    SetComputeDtypes(row, *first_input, *out, &description);
     return description;
 }
 
@@ -143,25 +141,11 @@ using aclnn_cpu::ops::softmax::RowKind;
 namespace checks = aclnn_cpu::validation::checks;
 constexpr int kOut = checks::kOut;
 
-// The request of a call of `row` along dim, the operator reading and writing DOUBLE as CANN's AICPU path does.
-aclnn_cpu::engine::AlongDimRequest RequestFor(const aclnn_cpu::OperatorDescription& row,
-                                              std::initializer_list<const aclTensor*> inputs, const aclTensor* out,
-                                              int64_t dim, uint64_t* workspace_size, aclOpExecutor** executor) {
-    aclnn_cpu::engine::AlongDimRequest request;
-    request.validation = aclnn_cpu::ops::RequestFor(row, inputs, out, workspace_size, executor).validation;
-    request.validation.reads_double = true;
-    request.phase2_name = row.api_name;
-    request.dim = dim;
-    return request;
-}
-
 // The checks every call ends with: the common shape, an out that does not overlap itself (aclnn-cpu's own).
 void AddEngineSteps(std::vector<aclnn_cpu::validation::CheckStep>* steps) {
     steps->push_back(checks::Broadcast());
     steps->push_back(checks::OutDoesNotOverlapItself());
 }
-
-int32_t DtypeOf(const aclTensor* tensor) { return tensor->data_type; }
 
 }  // namespace
 
@@ -172,7 +156,7 @@ aclnnStatus aclnnSoftmaxGetWorkspaceSize(const aclTensor* self, int64_t dim, acl
     using namespace aclnn_cpu;
     const OperatorDescription& row = kOperatorRow_softmax;
     return engine::GuardCBoundary(row.phase1_name, [&]() -> aclnnStatus {
-        engine::AlongDimRequest request = RequestFor(row, {self}, out, dim, workspaceSize, executor);
+        engine::AlongDimRequest request = ops::AlongDimRequestFor(row, {self}, out, dim, workspaceSize, executor);
         // An empty self ends phase 1 before anything else is checked (activation/softmax_v2 op_api).
         request.validation.steps = {checks::NullTensors(),      checks::SucceedIfEmpty({0}),
                                     checks::DtypesInList({0, kOut}), checks::DimInRange(0, dim),
@@ -180,8 +164,8 @@ aclnnStatus aclnnSoftmaxGetWorkspaceSize(const aclTensor* self, int64_t dim, acl
                                     checks::ShapesEqual(0, kOut)};
         AddEngineSteps(&request.validation.steps);
         // Computed in self's dtype, then cast to out's.
-        request.describe = [self](const validation::ValidatedOperation&) {
-            return Describe(RowKind::kSoftmax, DtypeOf(self));
+        request.describe = [self, out](const validation::ValidatedOperation&) {
+            return Describe(RowKind::kSoftmax, kOperatorRow_softmax, self, out);
         };
         return engine::PlanAlongDimOperator(request);
     });
@@ -196,7 +180,7 @@ aclnnStatus aclnnLogSoftmaxGetWorkspaceSize(const aclTensor* self, int64_t dim, 
     using namespace aclnn_cpu;
     const OperatorDescription& row = kOperatorRow_log_softmax;
     return engine::GuardCBoundary(row.phase1_name, [&]() -> aclnnStatus {
-        engine::AlongDimRequest request = RequestFor(row, {self}, out, dim, workspaceSize, executor);
+        engine::AlongDimRequest request = ops::AlongDimRequestFor(row, {self}, out, dim, workspaceSize, executor);
         request.validation.steps = {
             checks::NullTensors(),
             checks::DimInRange(0, dim),
@@ -209,7 +193,7 @@ aclnnStatus aclnnLogSoftmaxGetWorkspaceSize(const aclTensor* self, int64_t dim, 
         AddEngineSteps(&request.validation.steps);
         // self is cast to out's dtype first, and computed in it (the row's ComputesInOutDtype).
         request.describe = [self, out](const validation::ValidatedOperation&) {
-            return Describe(RowKind::kLogSoftmax, DtypeOf(out), DtypeOf(self) == DtypeOf(out) ? -1 : DtypeOf(out));
+            return Describe(RowKind::kLogSoftmax, kOperatorRow_log_softmax, self, out);
         };
         return engine::PlanAlongDimOperator(request);
     });
@@ -224,7 +208,8 @@ aclnnStatus aclnnSoftmaxBackwardGetWorkspaceSize(const aclTensor* gradOutput, co
     using namespace aclnn_cpu;
     const OperatorDescription& row = kOperatorRow_softmax_backward;
     return engine::GuardCBoundary(row.phase1_name, [&]() -> aclnnStatus {
-        engine::AlongDimRequest request = RequestFor(row, {gradOutput, output}, out, dim, workspaceSize, executor);
+        engine::AlongDimRequest request =
+            ops::AlongDimRequestFor(row, {gradOutput, output}, out, dim, workspaceSize, executor);
         // out's dtype is not checked: the result is cast to it.
         request.validation.steps = {
             checks::NullTensors(),
@@ -238,8 +223,8 @@ aclnnStatus aclnnSoftmaxBackwardGetWorkspaceSize(const aclTensor* gradOutput, co
             checks::ShapesEqual(0, 1),
             checks::ShapesEqual(0, kOut)};
         AddEngineSteps(&request.validation.steps);
-        request.describe = [gradOutput](const validation::ValidatedOperation&) {
-            return Describe(RowKind::kSoftmaxBackward, DtypeOf(gradOutput));
+        request.describe = [gradOutput, out](const validation::ValidatedOperation&) {
+            return Describe(RowKind::kSoftmaxBackward, kOperatorRow_softmax_backward, gradOutput, out);
         };
         return engine::PlanAlongDimOperator(request);
     });
@@ -256,22 +241,23 @@ aclnnStatus aclnnLogSoftmaxBackwardGetWorkspaceSize(const aclTensor* gradOutput,
     using namespace aclnn_cpu;
     const OperatorDescription& row = kOperatorRow_log_softmax_backward;
     return engine::GuardCBoundary(row.phase1_name, [&]() -> aclnnStatus {
-        engine::AlongDimRequest request = RequestFor(row, {gradOutput, output}, out, dim, workspaceSize, executor);
+        engine::AlongDimRequest request =
+            ops::AlongDimRequestFor(row, {gradOutput, output}, out, dim, workspaceSize, executor);
         // output is checked before gradOutput; the ranks and shapes before dim.
         request.validation.steps = {
-            checks::NullTensorsInOrder({1, 0, kOut}),
+            checks::NullTensors({1, 0, kOut}),
             checks::SucceedIfEmpty({0, 1}, !ops::softmax::RegisterBased()),
             checks::NoBf16OnOlderChips({0, 1}, row.bf16_refusal),
             checks::DtypesInList({1, 0}, &validation::kSoftmaxGradientCheckedTypes),
             checks::SameDtype(0, 1),
-            checks::RanksAtMost8({0, 1}, "Dim of input tensor can't be greater than 8."),
+            checks::Ranks({0, 1}, "Dim of input tensor can't be greater than 8."),
             checks::Layouts(),
             checks::ShapesEqual(0, 1),
             checks::ShapesEqual(0, kOut),
             checks::DimInRange(0, dim)};
         AddEngineSteps(&request.validation.steps);
-        request.describe = [gradOutput](const validation::ValidatedOperation&) {
-            return Describe(RowKind::kLogSoftmaxBackward, DtypeOf(gradOutput));
+        request.describe = [gradOutput, out](const validation::ValidatedOperation&) {
+            return Describe(RowKind::kLogSoftmaxBackward, kOperatorRow_log_softmax_backward, gradOutput, out);
         };
         return engine::PlanAlongDimOperator(request);
     });
