@@ -65,11 +65,17 @@ struct Call {
     }
 };
 
+// The tensors' layouts: dense, or random (inputs possibly expanded: stride 0 on a dim of size > 1), or random with
+// every input holding a value per element.
+enum class Layouts { kDense, kRandom, kRandomUnexpanded };
+
 Call MakeCall(const OperatorDescription& row, const std::vector<int64_t>& dims, aclDataType type, aclDataType out_type,
-              int64_t dim, std::mt19937_64& rng, bool random_layouts = true) {
+              int64_t dim, std::mt19937_64& rng, Layouts layouts = Layouts::kRandom) {
+    const bool random_layouts = layouts != Layouts::kDense;
     Call call{&row, {}, nullptr, dim};
     for (int k = 0; k < row.input_count; ++k) {
-        const TensorSpec spec = random_layouts ? test_support::RandomLayout(dims, type, rng, {true})
+        const test_support::LayoutOptions expand = {layouts == Layouts::kRandom};
+        const TensorSpec spec = random_layouts ? test_support::RandomLayout(dims, type, rng, expand)
                                                : test_support::Dense(dims, type);
         call.inputs.push_back(std::make_unique<DeviceTensor>(
             spec, rng, [&](std::mt19937_64& g) { return InputValue(row, k, g); }));
@@ -134,7 +140,7 @@ TEST_P(Family, SameBitsForAnyLayoutAndThreadCount) {
     for (const std::vector<int64_t>& dims : {std::vector<int64_t>{64, 1000}, std::vector<int64_t>{300, 7, 33}}) {
         for (int64_t dim = -static_cast<int64_t>(dims.size()); dim < static_cast<int64_t>(dims.size()); ++dim) {
             std::mt19937_64 same(rng());
-            Call dense = MakeCall(r, dims, ACL_FLOAT, ACL_FLOAT, dim, same, false);
+            Call dense = MakeCall(r, dims, ACL_FLOAT, ACL_FLOAT, dim, same, Layouts::kDense);
             std::vector<uint64_t> reference_bits;
             for (int threads : {1, 2, 3}) {
                 ASSERT_EQ(aclnnCpuSetThreadCount(threads), 0);
@@ -144,28 +150,9 @@ TEST_P(Family, SameBitsForAnyLayoutAndThreadCount) {
                 EXPECT_EQ(bits, reference_bits) << r.api_name << " dim " << dim << " on " << threads << " threads";
             }
             aclnnCpuSetThreadCount(0);
-            Call strided = MakeCall(r, dims, ACL_FLOAT, ACL_FLOAT, dim, rng);
+            Call strided = MakeCall(r, dims, ACL_FLOAT, ACL_FLOAT, dim, rng, Layouts::kRandomUnexpanded);
             for (size_t k = 0; k < dense.inputs.size(); ++k) {
-                test_support::ForEachIndex(dims, [&](const std::vector<int64_t>& index) {
-                    const DeviceTensor& from = *dense.inputs[k];
-                    strided.inputs[k]->SetStorage(strided.inputs[k]->StorageIndex(index),
-                                                  from.HostValue(from.StorageIndex(index)));
-                });
-            }
-            // An expanded input cannot hold every value: give it a dense layout.
-            for (auto& input : strided.inputs) {
-                bool expanded = false;
-                for (int64_t s : input->spec().strides) expanded = expanded || s == 0;
-                if (expanded) input = nullptr;
-            }
-            for (size_t k = 0; k < strided.inputs.size(); ++k) {
-                if (strided.inputs[k] != nullptr) {
-                    strided.inputs[k]->Upload();
-                    continue;
-                }
                 const DeviceTensor& from = *dense.inputs[k];
-                strided.inputs[k] = std::make_unique<DeviceTensor>(
-                    test_support::Dense(dims, ACL_FLOAT), rng, [](std::mt19937_64&) { return 0.0; });
                 test_support::ForEachIndex(dims, [&](const std::vector<int64_t>& index) {
                     strided.inputs[k]->SetStorage(strided.inputs[k]->StorageIndex(index),
                                                   from.HostValue(from.StorageIndex(index)));
@@ -185,7 +172,7 @@ TEST_P(Family, InPlaceAndOverlappingOuts) {
     const std::vector<int64_t> dims = {9, 130};
     for (int k = 0; k < r.input_count; ++k) {
         for (int64_t shift : {0, 1}) {
-            Call call = MakeCall(r, dims, ACL_FLOAT, ACL_FLOAT, -1, rng, false);
+            Call call = MakeCall(r, dims, ACL_FLOAT, ACL_FLOAT, -1, rng, Layouts::kDense);
             // The expected values from the inputs before the call: a separate out.
             ASSERT_EQ(call.Run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
             const std::vector<uint64_t> expected = OutBits(call);
@@ -222,16 +209,22 @@ TEST_P(Family, InPlaceAndOverlappingOuts) {
 INSTANTIATE_TEST_SUITE_P(Rows, Family, ::testing::ValuesIn(kFamily),
                          [](const ::testing::TestParamInfo<const char*>& info) { return std::string(info.param); });
 
-// Rows of one call with chosen values (FLOAT), checked against the row's model.
-void ExpectRows(const char* name, const std::vector<int64_t>& dims, const std::vector<std::vector<double>>& values,
-                int64_t dim = -1) {
-    const OperatorDescription& r = Row(name);
+// A dense FLOAT call of the row holding the chosen values of each input, row-major.
+Call CallWithValues(const char* name, const std::vector<int64_t>& dims, const std::vector<std::vector<double>>& values,
+                    int64_t dim) {
     std::mt19937_64 rng(1);
-    Call call = MakeCall(r, dims, ACL_FLOAT, ACL_FLOAT, dim, rng, false);
+    Call call = MakeCall(Row(name), dims, ACL_FLOAT, ACL_FLOAT, dim, rng, Layouts::kDense);
     for (size_t k = 0; k < call.inputs.size(); ++k) {
         for (size_t i = 0; i < values[k].size(); ++i) call.inputs[k]->SetStorage(static_cast<int64_t>(i), values[k][i]);
         call.inputs[k]->Upload();
     }
+    return call;
+}
+
+// Rows of one call with chosen values (FLOAT), checked against the row's model.
+void ExpectRows(const char* name, const std::vector<int64_t>& dims, const std::vector<std::vector<double>>& values,
+                int64_t dim = -1) {
+    const Call call = CallWithValues(name, dims, values, dim);
     const std::vector<uint8_t> before = call.out->Download();
     ASSERT_EQ(call.Run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
     const std::string failure = call.Verify(before);
@@ -249,7 +242,7 @@ TEST(HardRows, LogitsOfTenThousandMaskedEntriesEqualRowsAndOneClass) {
     // C = 1: softmax is exactly 1, log-softmax exactly 0; only -inf or a NaN gives NaN.
     std::mt19937_64 rng(2);
     for (const char* name : {"softmax", "log_softmax"}) {
-        Call call = MakeCall(Row(name), {4, 1}, ACL_FLOAT, ACL_FLOAT, 1, rng, false);
+        Call call = MakeCall(Row(name), {4, 1}, ACL_FLOAT, ACL_FLOAT, 1, rng, Layouts::kDense);
         const double values[] = {3.5, -1e4, -inf, NAN};
         for (int i = 0; i < 4; ++i) call.inputs[0]->SetStorage(i, values[i]);
         call.inputs[0]->Upload();
@@ -277,7 +270,7 @@ TEST(HardRows, ClassCountsFromTwoTo256K) {
     std::mt19937_64 rng(3);
     for (int64_t c : {2, 3, 17, 255, 1024, 32768, 262144}) {
         for (const char* name : kFamily) {
-            Call call = MakeCall(Row(name), {c > 4096 ? 1 : 3, c}, ACL_FLOAT, ACL_FLOAT, -1, rng, false);
+            Call call = MakeCall(Row(name), {c > 4096 ? 1 : 3, c}, ACL_FLOAT, ACL_FLOAT, -1, rng, Layouts::kDense);
             const std::vector<uint8_t> before = call.out->Download();
             ASSERT_EQ(call.Run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
             const std::string failure = call.Verify(before);
@@ -313,13 +306,7 @@ TEST(Double, SoftmaxAndLogSoftmaxComputeInFloat64) {
 // -32.6193819..., whose nearest FLOAT prints -32.619381).
 std::vector<std::string> Printed(const char* name, const std::vector<int64_t>& dims,
                                  const std::vector<std::vector<double>>& values, int64_t dim) {
-    const OperatorDescription& r = Row(name);
-    std::mt19937_64 rng(5);
-    Call call = MakeCall(r, dims, ACL_FLOAT, ACL_FLOAT, dim, rng, false);
-    for (size_t k = 0; k < call.inputs.size(); ++k) {
-        for (size_t i = 0; i < values[k].size(); ++i) call.inputs[k]->SetStorage(static_cast<int64_t>(i), values[k][i]);
-        call.inputs[k]->Upload();
-    }
+    const Call call = CallWithValues(name, dims, values, dim);
     EXPECT_EQ(call.Run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
     const std::vector<uint8_t> out = call.out->Download();
     std::vector<std::string> printed;
@@ -425,8 +412,10 @@ TEST(Checks, SoftmaxReturnsEarlyForAnEmptySelf) {
         {"rank 9", {Arg(std::vector<int64_t>(9, 1)), Arg(std::vector<int64_t>(9, 1))}, 0, nullptr, kInvalid,
          {"The self tensor cannot be larger than 8 dimensions"}},
         {"out of another shape", {Arg({2, 3}), Arg({3, 2})}, 0, nullptr, kInvalid,
-         {"Expected tensor for self to have same size as tensor for out, but [2, 3] does not equal [3, 2]."}},
-        {"DOUBLE self, FLOAT16 out", {Arg({2, 3}, ACL_DOUBLE), Arg({2, 3}, ACL_FLOAT16)}, 1, nullptr, ACLNN_SUCCESS, {}},
+         {"Expected tensor for self to have same size as tensor for out, but [2, 3] does not equal "
+          "[3, 2]."}},
+        {"DOUBLE self, FLOAT16 out", {Arg({2, 3}, ACL_DOUBLE), Arg({2, 3}, ACL_FLOAT16)}, 1, nullptr,
+         ACLNN_SUCCESS, {}},
     });
 }
 
@@ -455,8 +444,10 @@ TEST(Checks, SoftmaxBackwardDependsOnTheChipForEmptyTensors) {
         {"DOUBLE gradOutput", {Arg({2, 3}, ACL_DOUBLE), Arg({2, 3}), Arg({2, 3})}, 0, nullptr, kInvalid,
          {"Tensor gradOutput not implemented for DT_DOUBLE, should be in dtype support list "
           "[DT_FLOAT,DT_FLOAT16,DT_BFLOAT16,]."}},
-        {"BF16 gradOutput on Atlas 310P", {Arg({2, 3}, ACL_BF16), Arg({2, 3}, ACL_BF16), Arg({2, 3})}, 0,
-         "Ascend310P3", kInvalid, {"Input dtype of aclnnSoftmaxBackward is not support bfloat16 in current socversion."}},
+        {"BF16 gradOutput on Atlas 310P",
+         {Arg({2, 3}, ACL_BF16), Arg({2, 3}, ACL_BF16), Arg({2, 3})}, 0,
+         "Ascend310P3", kInvalid,
+         {"Input dtype of aclnnSoftmaxBackward is not support bfloat16 in current socversion."}},
         {"output of another dtype", {Arg({2, 3}), Arg({2, 3}, ACL_FLOAT16), Arg({2, 3})}, 0, nullptr, kInvalid,
          {"Tensor output expected dtype is DT_FLOAT but found DT_FLOAT16."}},
         {"DOUBLE out (not checked: the result is cast)", {Arg({2, 3}), Arg({2, 3}), Arg({2, 3}, ACL_DOUBLE)}, 0,
