@@ -8,9 +8,9 @@
 #include "aclnn/opdev/op_errno.h"
 #include "common/config.h"
 #include "common/error_message.h"
-#include "common/float_convert.h"
 #include "engine/for_each_row.h"
 #include "engine/operand_address.h"
+#include "engine/scalar_access.h"
 #include "validation/dtype_support.h"
 
 namespace aclnn_cpu::engine {
@@ -22,34 +22,6 @@ using validation::DtypeSize;
 constexpr int64_t kGrainElements = 32 * 1024;
 // Up to this many elements a call runs on the caller's thread when its stream is idle.
 constexpr int64_t kSmallElements = 65536;
-
-double Load(int32_t type, const char* at) {
-    switch (type) {
-        case ACL_DOUBLE: { double v; std::memcpy(&v, at, 8); return v; }
-        case ACL_FLOAT16: { uint16_t h; std::memcpy(&h, at, 2); return HalfToFloat(h); }
-        case ACL_BF16: { uint16_t b; std::memcpy(&b, at, 2); return Bf16ToFloat(b); }
-        default: { float f; std::memcpy(&f, at, 4); return f; }
-    }
-}
-
-// v rounded to type's values (to nearest, ties to even; a DOUBLE value narrows through fp32 to the 16-bit types).
-double RoundTo(int32_t type, double v) {
-    switch (type) {
-        case ACL_DOUBLE: return v;
-        case ACL_FLOAT16: return HalfToFloat(FloatToHalf(static_cast<float>(v)));
-        case ACL_BF16: return Bf16ToFloat(FloatToBf16(static_cast<float>(v)));
-        default: return static_cast<float>(v);
-    }
-}
-
-void Store(int32_t type, char* at, double v) {
-    switch (type) {
-        case ACL_DOUBLE: std::memcpy(at, &v, 8); return;
-        case ACL_FLOAT16: { const uint16_t h = FloatToHalf(static_cast<float>(v)); std::memcpy(at, &h, 2); return; }
-        case ACL_BF16: { const uint16_t b = FloatToBf16(static_cast<float>(v)); std::memcpy(at, &b, 2); return; }
-        default: { const float f = static_cast<float>(v); std::memcpy(at, &f, 4); return; }
-    }
-}
 
 }  // namespace
 
@@ -178,7 +150,7 @@ bool AlongDimPlan::ComputeRows(const Bases& bases, int into, int64_t begin, int6
             const char* from = bases[k] + RowOffset(k, row);
             char* to = scratch.get() + static_cast<size_t>(k * n) * element;
             for (int64_t i = 0; i < n; ++i) {
-                double v = Load(types_[k], from + i * row_strides_[k]);
+                double v = LoadValue(types_[k], from + i * row_strides_[k]);
                 if (cast >= 0) v = RoundTo(cast, v);
                 if (in_double) reinterpret_cast<double*>(to)[i] = v;
                 else reinterpret_cast<float*>(to)[i] = static_cast<float>(v);
@@ -198,7 +170,7 @@ bool AlongDimPlan::ComputeRows(const Bases& bases, int into, int64_t begin, int6
         for (int64_t i = 0; i < n; ++i) {
             const double r = in_double ? reinterpret_cast<const double*>(results)[i]
                                        : reinterpret_cast<const float*>(results)[i];
-            Store(types_[into], to + i * row_strides_[into], RoundTo(description_.compute_type, r));
+            StoreValue(types_[into], to + i * row_strides_[into], RoundTo(description_.compute_type, r));
         }
     }
     return true;
