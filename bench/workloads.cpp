@@ -181,7 +181,7 @@ public:
         std::vector<const aclTensor*> inputs;
         for (int k = 0; k < row.input_count; ++k) inputs.push_back(tensors_[static_cast<size_t>(k)]->tensor());
         uint64_t workspace_size = 0;
-        FinishSetUp(row.get_workspace_size(inputs.data(), parameters, tensors_.back()->tensor(), &workspace_size,
+        FinishSetUp(row.Phase1(inputs.data(), parameters, tensors_.back()->tensor(), &workspace_size,
                                            &executor_));
     }
     void Run() override {
@@ -240,7 +240,7 @@ public:
         for (int p = 0; p < row.parameter_count; ++p) parameters[p] = row.parameters[p].default_value;
         aclnn_cpu::SetReductionValue(row, parameters, reduction);
         uint64_t workspace_size = 0;
-        FinishSetUp(row.get_workspace_size(inputs.data(), parameters, tensors_.back()->tensor(), &workspace_size,
+        FinishSetUp(row.Phase1(inputs.data(), parameters, tensors_.back()->tensor(), &workspace_size,
                                            &executor_));
         if (workspace_size > 0) workspace_ = std::make_unique<DeviceBlock>(static_cast<int64_t>(workspace_size));
         workspace_size_ = workspace_size;

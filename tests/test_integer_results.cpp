@@ -50,7 +50,7 @@ Outcome RunRow(const OperatorDescription& row, const std::vector<const DeviceTen
     aclnn_cpu::SetReductionValue(row, parameters.data(), static_cast<int64_t>(reduction));
     uint64_t workspace_size = 0;
     aclOpExecutor* executor = nullptr;
-    aclnnStatus status = row.get_workspace_size(tensors, parameters.data(), out.tensor(), &workspace_size, &executor);
+    aclnnStatus status = row.Phase1(tensors, parameters.data(), out.tensor(), &workspace_size, &executor);
     if (status != 0) return {status, aclGetRecentErrMsg()};
     void* workspace = nullptr;
     if (workspace_size > 0) aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST);
@@ -257,7 +257,7 @@ TEST_P(IntegerRow, InPlaceOnSelf) {
     aclnn_cpu::SetReductionValue(row(), parameters, 0);
     uint64_t workspace_size = 1;
     aclOpExecutor* executor = nullptr;
-    ASSERT_EQ(row().get_workspace_size(tensors, parameters, in_place.tensor(), &workspace_size, &executor), 0)
+    ASSERT_EQ(row().Phase1(tensors, parameters, in_place.tensor(), &workspace_size, &executor), 0)
         << aclGetRecentErrMsg();
     EXPECT_EQ(workspace_size, 0u) << "in place needs no workspace";
     ASSERT_EQ(row().run(nullptr, 0, executor, nullptr), 0);

@@ -521,7 +521,7 @@ TEST_P(LabelRows, HardLabelsKeepTheirBitsBesideSoftOnes) {
 
 std::string RowName(const ::testing::TestParamInfo<int>& info) { return aclnn_cpu::kOperators[info.param].name; }
 
-INSTANTIATE_TEST_SUITE_P(Table, Rows, ::testing::Range(0, aclnn_cpu::kOperatorCount), RowName);
+INSTANTIATE_TEST_SUITE_P(Table, Rows, ::testing::ValuesIn(test_support::GenericRows()), RowName);
 INSTANTIATE_TEST_SUITE_P(Table, LabelRows, ::testing::ValuesIn(RowsWithLabels()), RowName);
 
 }  // namespace

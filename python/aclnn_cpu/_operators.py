@@ -78,7 +78,8 @@ class OperatorInfo:
         self.inputs_share_dtype = row["inputs_share_dtype"]  # CANN requires one dtype for the inputs
         self.aten_name = row["aten_name"]
         self.out_dtype_input = row["out_dtype_input"]  # out's dtype must be this input's (CANN), or -1
-        self.iteration = row["iteration"]  # "elementwise", or "along_dim" (each result from its row along dim)
+        # "elementwise", "along_dim" (each result from its row along dim), "class_index" (each sample's class)
+        self.iteration = row["iteration"]
 
     @property
     def input_names(self):
@@ -105,7 +106,9 @@ class OperatorInfo:
         return shape[1:]  # loss_over_first_dim
 
 
-OPERATORS = {row["name"]: OperatorInfo(row) for row in _core.operators()}
+# The rows the package calls from their definition alone. The NLL losses (iteration "class_index": integer
+# class-index targets, a weight per class, a second output) are reached through the C API only so far.
+OPERATORS = {row["name"]: OperatorInfo(row) for row in _core.operators() if row["iteration"] != "class_index"}
 
 
 def parse_reduction(reduction):

@@ -106,7 +106,8 @@ PYBIND11_MODULE(_core, module) {
         py::list table;
         for (const aclnn_cpu::OperatorDescription& row : aclnn_cpu::kOperators) {
             py::list inputs, parameters;
-            static const char* const kShapes[] = {"broadcast", "same_as_self", "to_self", "to_broadcast"};
+            static const char* const kShapes[] = {"broadcast",  "same_as_self", "to_self",    "to_broadcast",
+                                                  "per_sample", "per_class",    "one_element"};
             static const char* const kRoles[] = {"incoming_gradient", "self", "target", "weight"};
             for (int i = 0; i < row.input_count; ++i) {
                 const aclnn_cpu::InputDescription& input = row.inputs[i];
@@ -119,7 +120,8 @@ PYBIND11_MODULE(_core, module) {
             }
             for (int i = 0; i < row.parameter_count; ++i) {
                 const aclnn_cpu::ParameterDescription& parameter = row.parameters[i];
-                static const char* const kTypes[] = {"int64", "float", "bool", "reduction", "double", "dim"};
+                static const char* const kTypes[] = {"int64", "float", "bool", "reduction", "double", "dim",
+                                                     "ignore_index"};
                 parameters.append(py::dict(
                     py::arg("name") = parameter.name,
                     py::arg("aten_name") = text_or_none(parameter.aten_name),
@@ -127,8 +129,9 @@ PYBIND11_MODULE(_core, module) {
                     py::arg("default") = parameter.default_value, py::arg("minimum") = parameter.minimum,
                     py::arg("maximum") = parameter.maximum));
             }
-            static const char* const kResults[] = {"loss", "gradient", "loss_over_first_dim", "gradient_of_self",
-                                                   "elementwise"};
+            static const char* const kResults[] = {"loss",        "gradient",       "loss_over_first_dim",
+                                                   "gradient_of_self", "elementwise", "loss_per_sample"};
+            static const char* const kIterations[] = {"elementwise", "along_dim", "class_index"};
             table.append(py::dict(py::arg("name") = row.name, py::arg("api_name") = row.api_name,
                                   py::arg("summary") = row.summary, py::arg("inputs") = inputs,
                                   py::arg("self_input") = row.self_input, py::arg("parameters") = parameters,
@@ -136,13 +139,13 @@ PYBIND11_MODULE(_core, module) {
                                   py::arg("inputs_share_dtype") = row.inputs_share_dtype,
                                   py::arg("aten_name") = text_or_none(row.aten_name),
                                   py::arg("out_dtype_input") = row.out_dtype_input,
-                                  py::arg("iteration") = row.iteration == aclnn_cpu::Iteration::kAlongDim
-                                                             ? "along_dim"
-                                                             : "elementwise"));
+                                  py::arg("iteration") = kIterations[static_cast<int>(row.iteration)],
+                                  py::arg("second_out_name") = text_or_none(row.second_out_name)));
         }
         return table;
     });
-    module.attr("VALUE_DOMAINS") = py::make_tuple("real", "sign_label", "gradient", "probability", "weight");
+    module.attr("VALUE_DOMAINS") =
+        py::make_tuple("real", "sign_label", "gradient", "probability", "weight", "class_index");
     module.def("read_dlpack", &ReadDlpack, py::arg("capsule"));
     module.attr("kDLCPU") = static_cast<int>(kDLCPU);
     module.attr("kDLFloat") = static_cast<int>(kDLFloat);

@@ -115,7 +115,7 @@ Failure RunOperator(const OperatorDescription& row, const std::vector<TensorSpec
     uint64_t workspace_size = 0;
     aclOpExecutor* executor = nullptr;
     aclnnStatus status =
-        row.get_workspace_size(arguments.data(), parameters.data(), out_tensor, &workspace_size, &executor);
+        row.Phase1(arguments.data(), parameters.data(), out_tensor, &workspace_size, &executor);
     if (status != ACLNN_SUCCESS) return FailureFromRecentMessage(status, std::string(row.api_name) + "GetWorkspaceSize");
     if (workspace_size > 0) {
         const aclError allocated = aclrtMalloc(&resources.workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST);

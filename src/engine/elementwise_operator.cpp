@@ -72,10 +72,12 @@ aclnnStatus PlanElementwiseOperator(const ElementwiseRequest& request) {
 }
 
 aclnnStatus HandOutExecutor(const validation::BroadcastOperation& operation, std::shared_ptr<const OpPlan> plan,
-                            std::vector<aclTensor*> inputs, const char* phase2_name) {
+                            std::vector<aclTensor*> inputs, const char* phase2_name,
+                            const std::vector<aclTensor*>& more_outputs) {
     const uint64_t workspace_size = plan->WorkspaceSize();
-    aclOpExecutor* created = CreateExecutor(std::move(plan), std::move(inputs),
-                                            {const_cast<aclTensor*>(operation.out.tensor)}, phase2_name);
+    std::vector<aclTensor*> outputs = {const_cast<aclTensor*>(operation.out.tensor)};
+    outputs.insert(outputs.end(), more_outputs.begin(), more_outputs.end());
+    aclOpExecutor* created = CreateExecutor(std::move(plan), std::move(inputs), std::move(outputs), phase2_name);
     if (created == nullptr) {
         SetErrorMessage(aclnn_cpu::kAclnnInnerError, "%s: cannot create the executor (out of memory).", operation.api);
         return ACLNN_ERR_INNER_CREATE_EXECUTOR;

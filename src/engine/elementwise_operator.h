@@ -59,10 +59,12 @@ int64_t ViewElementCount(const aclTensor& tensor);
 // Phase 1: validates, warns, plans, checks addresses, and hands out the executor and its workspace size.
 aclnnStatus PlanElementwiseOperator(const ElementwiseRequest& request);
 
-// Phase 1's last step for any plan: the executor (holding the plan, the inputs and out) and the workspace size,
-// written to the operation's output pointers; 561101 where the executor cannot be created.
+// Phase 1's last step for any plan: the executor (holding the plan, the inputs and the outputs: out, then
+// `more_outputs`) and the workspace size, written to the operation's output pointers; 561101 where the executor
+// cannot be created.
 aclnnStatus HandOutExecutor(const validation::BroadcastOperation& operation, std::shared_ptr<const OpPlan> plan,
-                            std::vector<aclTensor*> inputs, const char* phase2_name);
+                            std::vector<aclTensor*> inputs, const char* phase2_name,
+                            const std::vector<aclTensor*>& more_outputs = {});
 
 // Phase 2: runs the executor on stream.
 aclnnStatus RunElementwiseOperator(void* workspace, uint64_t workspace_size, aclOpExecutor* executor,

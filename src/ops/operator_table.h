@@ -25,6 +25,7 @@ namespace aclnn_cpu {
 
 constexpr int kMaxOperatorInputs = 5;
 constexpr int kMaxOperatorParameters = 3;
+constexpr int kMaxOperatorOutputs = 2;
 
 // The values an input takes in generated data (aclnn-cpu gen, fuzzing, stress, the benchmark): the domain the
 // operator is used on, with its hard values.
@@ -34,6 +35,7 @@ enum class ValueDomain : uint8_t {
     kGradient,    // an incoming gradient, of either sign, around [-2, 2]
     kProbability, // in [0, 1], the ends included (binary cross-entropy's targets)
     kWeight,      // a positive weight, around (0, 2] (the optional weights of binary cross-entropy)
+    kClassIndex,  // an integer class index in [0, C) of self's class dim, or the call's ignoreIndex
 };
 
 // How an input's shape relates to the others'.
@@ -42,6 +44,9 @@ enum class InputShape : uint8_t {
     kSameAsSelf,  // exactly self's shape (binary cross-entropy's target)
     kToSelf,      // broadcasts to self's shape without enlarging it (an incoming gradient, a weight)
     kToBroadcast, // broadcasts to the other inputs' broadcast shape without enlarging it (a gradient over it)
+    kPerSample,   // self's shape without its class dim (the NLL losses' target: [N] of self [N, C])
+    kPerClass,    // C elements, one per class of self (the NLL losses' weight)
+    kOneElement,  // one element (a total weight)
 };
 
 struct InputDescription {
@@ -69,7 +74,8 @@ constexpr InputDescription NamedInMessages(InputDescription input, const char* m
 // `int64_t reduction`; every layer finds a row's reduction by this type, never by a name.
 // kFloat and kDouble: the C API's float or double (a float parameter's value is the float nearest the double).
 // kDim: CANN's `int64_t dim` of an operator along a dim, in [-rank, rank - 1] of its input.
-enum class ParameterType : uint8_t { kInt64, kFloat, kBool, kReduction, kDouble, kDim };
+// kIgnoreIndex: CANN's `int64_t ignoreIndex`, the class index whose samples count for nothing.
+enum class ParameterType : uint8_t { kInt64, kFloat, kBool, kReduction, kDouble, kDim, kIgnoreIndex };
 
 struct ParameterDescription {
     const char* name = nullptr;       // CANN's parameter name (reduction, beta)
@@ -86,13 +92,15 @@ enum class ResultRule : uint8_t {
     kLossOverFirstDim,  // S under reduction 0, S without its first dim otherwise
     kGradientOfSelf,    // self's shape: S's values summed back over the dims self broadcasts in (ReduceSum)
     kElementwise,       // S, with no reduction (a function of each element: aclnnLogit)
+    kLossPerSample,     // target's shape under reduction 0 (none), one element otherwise (the NLL losses)
 };
 
 
-// How an operator walks its tensors: element by element over the broadcast shape (engine/elementwise_plan.h), or
+// How an operator walks its tensors: element by element over the broadcast shape (engine/elementwise_plan.h),
 // row by row along its dim parameter, each result depending on its whole row (engine/along_dim_plan.h: the
-// softmax family, whose tensors share one shape).
-enum class Iteration : uint8_t { kElementwise, kAlongDim };
+// softmax family, whose tensors share one shape), or sample by sample, each reading the element of its target
+// class (ops/nll_loss/nll_loss_plan.h: self [N, C, ...], target [N, ...], weight [C]).
+enum class Iteration : uint8_t { kElementwise, kAlongDim, kClassIndex };
 
 // PyTorch's dtype rule for the aten operator a row serves, which the override follows: the result takes self's
 // dtype (a gradient from empty_like(self), a composite loss), the inputs' promoted type (a structured binary
@@ -120,6 +128,8 @@ struct OperatorDescription {
     InputDescription inputs[kMaxOperatorInputs] = {};
     int self_input = 0;  // the input PyTorch's result takes its dtype from
     const char* out_name = "out";  // CANN's name of the result argument (out, gradInput, result)
+    int output_count = 1;          // the C API's outputs: out, then (aclnnNLLLoss) totalWeightOut
+    const char* second_out_name = nullptr;
     int parameter_count = 0;
     ParameterDescription parameters[kMaxOperatorParameters] = {};  // in the prototype's order
     ResultRule result = ResultRule::kElementwise;
@@ -161,9 +171,16 @@ struct OperatorDescription {
     // kAlongDim: the tests' float64 model of a whole row (reference stays null).
     references::RowReference row_reference = nullptr;
 
+    // Phase 1 through the uniform call with out as the first output (a second one, where the API has it, null).
+    aclnnStatus Phase1(const aclTensor* const* inputs, const double* parameters, aclTensor* out,
+                       uint64_t* workspace_size, aclOpExecutor** executor) const {
+        aclTensor* const outs[kMaxOperatorOutputs] = {out, nullptr};
+        return get_workspace_size(inputs, parameters, outs, workspace_size, executor);
+    }
+
     constexpr OperatorDescription(const CApi& api, const char* snake_name, const char* one_line)
         : name(snake_name), api_name(api.name), phase1_name(api.phase1_name), summary(one_line),
-          get_workspace_size(api.phase1), run(api.phase2), c_api(api) {}
+          output_count(api.outputs), get_workspace_size(api.phase1), run(api.phase2), c_api(api) {}
 
     // The inputs in the prototype's order, and which is self.
     constexpr OperatorDescription Inputs(std::initializer_list<InputDescription> list, int self) const {
@@ -177,6 +194,14 @@ struct OperatorDescription {
     constexpr OperatorDescription Out(const char* cann_name) const {
         OperatorDescription row = *this;
         row.out_name = cann_name;
+        return row;
+    }
+    // The outputs' CANN names, where the C API has two.
+    constexpr OperatorDescription Outs(const char* first, const char* second) const {
+        if (c_api.outputs != 2) throw "the row's outputs are not the C prototype's";
+        OperatorDescription row = *this;
+        row.out_name = first;
+        row.second_out_name = second;
         return row;
     }
     // The scalar parameters in the prototype's order, each of the C type its ParameterType names.
@@ -218,6 +243,12 @@ struct OperatorDescription {
         OperatorDescription row = *this;
         row.iteration = Iteration::kAlongDim;
         row.row_reference = model;
+        return row;
+    }
+    // An operator reading each sample's element at its target class.
+    constexpr OperatorDescription ByClassIndex() const {
+        OperatorDescription row = *this;
+        row.iteration = Iteration::kClassIndex;
         return row;
     }
     constexpr OperatorDescription ComputesInOutDtype() const {
@@ -346,6 +377,9 @@ constexpr ParameterDescription kAnyReduction = {"reduction", "reduction", Parame
                                                 kInfinity};
 // dim: any of the input's dims, negative ones counted from the end (the range is checked against the rank).
 constexpr ParameterDescription kDim = {"dim", "dim", ParameterType::kDim, -1, -8, 7};
+// ignoreIndex: any int64 (PyTorch's default -100); a target equal to it counts for nothing.
+constexpr ParameterDescription kIgnoreIndex = {"ignoreIndex", "ignore_index", ParameterType::kIgnoreIndex, -100,
+                                               -9.2e18, 9.2e18};
 constexpr ParameterDescription kBeta = {"beta", "beta", ParameterType::kFloat, 1, 0, kInfinity};
 constexpr ParameterDescription kLogTarget = {"logTarget", "log_target", ParameterType::kBool, 0, 0, 1};
 
@@ -368,6 +402,15 @@ constexpr InputDescription kGradOutputSameAsSelf = {"gradOutput", "grad_output",
                                                     InputShape::kSameAsSelf};
 constexpr InputDescription kGradOutputToSelf = {"gradOutput", "grad_output", false, ValueDomain::kGradient,
                                                 InputShape::kToSelf};
+// The NLL losses' tensors: class-index targets, a weight per class (required), the total weight a forward wrote.
+constexpr InputDescription kClassTarget = {"target", "target", false, ValueDomain::kClassIndex,
+                                           InputShape::kPerSample};
+constexpr InputDescription kClassWeight = {"weight", "weight", false, ValueDomain::kWeight, InputShape::kPerClass};
+constexpr InputDescription kTotalWeight = {"totalWeight", "total_weight", false, ValueDomain::kWeight,
+                                           InputShape::kOneElement};
+// The NLL gradients' gradOutput: the forward's out (target's shape under none, one element otherwise).
+constexpr InputDescription kGradOutputOfLoss = {"gradOutput", "grad_output", false, ValueDomain::kGradient,
+                                                InputShape::kPerSample};
 
 }  // namespace operator_rows
 

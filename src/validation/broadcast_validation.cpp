@@ -122,10 +122,10 @@ CheckStep SameDtype(int a, int b) {
     };
 }
 
-CheckStep PromotedCastableToOut(std::vector<int> inputs) {
-    return [inputs](const BroadcastOperation& op, ValidationState&) -> aclnnStatus {
+CheckStep PromotedCastableToOut(std::vector<int> inputs, int to) {
+    return [inputs, to](const BroadcastOperation& op, ValidationState&) -> aclnnStatus {
         const int32_t promoted = PromotedType(op, inputs);
-        const int32_t out = op.out.tensor->data_type;
+        const int32_t out = TensorAt(op, to).tensor->data_type;
         // CANN's CanCast: a floating type does not cast to an integer type or to bool, nor an integer type to
         // bool.
         const bool castable = FloatingDtype(promoted) ? FloatingDtype(out) || out == ACL_COMPLEX64 ||
@@ -258,6 +258,14 @@ CheckStep OutShape(bool reduced) {
         }
         return Invalid("%s: Expected tensor for %s to have same size as %s, but got %s.", op.api, op.out.name,
                        CannShapeString(shape), CannShapeString(out_dims));
+    };
+}
+
+CheckStep ShapesTiedByOperator(int shape_of) {
+    return [shape_of](const BroadcastOperation& op, ValidationState& state) -> aclnnStatus {
+        state.broadcast_shape = TensorAt(op, shape_of).tensor->view_dims;
+        state.broadcast_done = true;
+        return ACLNN_SUCCESS;
     };
 }
 

@@ -102,9 +102,10 @@ CheckStep DtypesInList(std::vector<int> tensors, const DtypeSupport* lists = nul
 CheckStep PromotedDtypeInList(std::vector<int> inputs, const char* message_format, bool inputs_in_message = false);
 // a's dtype equal to b's: "Expected both tensors to have same dtype, but found %s %s and %s %s."
 CheckStep SameDtype(int a, int b);
-// The inputs' promoted type castable to out's dtype: "Result type %s can't be cast to the desired output type
-// %s." (a floating type casts to any floating type, not to an integer or bool).
-CheckStep PromotedCastableToOut(std::vector<int> inputs);
+// The inputs' promoted type castable to out's dtype (or tensor `to`'s: aclnnNLLLoss's totalWeightOut): "Result
+// type %s can't be cast to the desired output type %s." (a floating type casts to any floating type, not to an
+// integer or bool).
+CheckStep PromotedCastableToOut(std::vector<int> inputs, int to = kOut);
 // Listed tensors' ranks <= 8: "The %s tensor cannot be larger than 8 dimensions." (161002), or the op_api's own
 // text where it has one (aclnnLogSoftmaxBackward's "Dim of input tensor can't be greater than 8.").
 CheckStep Ranks(std::vector<int> tensors, const char* own_message = nullptr);
@@ -113,6 +114,9 @@ CheckStep Ranks(std::vector<int> tensors, const char* own_message = nullptr);
 CheckStep Layouts();
 // The inputs broadcast left to right, present ones only (161002).
 CheckStep Broadcast();
+// Ends the shape checks of an operator whose op_api ties its tensors' shapes together by its own rules (the NLL
+// losses) rather than broadcasting them: the iteration shape is tensor `shape_of`'s.
+CheckStep ShapesTiedByOperator(int shape_of);
 // out's shape by the operation's rule (161002); for a reduction rule, only when `reduced` says so (the
 // reduction value decides: none keeps the broadcast shape).
 CheckStep OutShape(bool reduced);

@@ -60,6 +60,10 @@ inline constexpr DtypeSupport kSoftmaxGradientTypes = {{{ACL_FLOAT, ACL_FLOAT16,
 inline constexpr DtypeSupport kSoftmaxGradientCheckedTypes = {{{ACL_FLOAT, ACL_FLOAT16, ACL_BF16, 0}, 3},
                                                               {{ACL_FLOAT, ACL_FLOAT16, ACL_BF16, 0}, 3}};
 
+// The NLL losses' class-index targets, on every chip.
+inline constexpr DtypeSupport kClassIndexTypes = {{{ACL_INT64, ACL_UINT8, ACL_INT32, 0}, 3},
+                                                  {{ACL_INT64, ACL_UINT8, ACL_INT32, 0}, 3}};
+
 // The chip families CANN's op_api tells apart, from the SoC name.
 enum class NpuArch : uint8_t { kDav1001, kDav2002, kDav2201, kDav3002, kDav3510, kUnknown };
 NpuArch NpuArchOfSoc(const char* soc_name);

@@ -154,6 +154,8 @@ uint64_t DigestOfAllCases(int row_count) {
         Buffer column_sums({columns}, ACL_FLOAT, std::vector<float>(static_cast<size_t>(columns), 0.0f));
         for (int row_index = 0; row_index < row_count; ++row_index) {
             const aclnn_cpu::OperatorDescription& row = aclnn_cpu::kOperators[row_index];
+            // The NLL losses' class-index calls are test_nll_loss's (their digest: its same-bits tests).
+            if (row.iteration == aclnn_cpu::Iteration::kClassIndex) continue;
             // self is self, an incoming gradient is grad, an input of self's exact shape is whole_target, any
             // other input is the broadcast target.
             std::vector<const aclTensor*> inputs;
@@ -186,7 +188,7 @@ uint64_t DigestOfAllCases(int row_count) {
                                                   : sum;
                     uint64_t workspace_size = 0;
                     aclOpExecutor* executor = nullptr;
-                    if (row.get_workspace_size(inputs.data(), parameters, result.tensor(), &workspace_size,
+                    if (row.Phase1(inputs.data(), parameters, result.tensor(), &workspace_size,
                                                &executor) != ACL_SUCCESS) {
                         std::fprintf(stderr, "%s refused the digest's case: %s\n", row.api_name, aclGetRecentErrMsg());
                         return 0;

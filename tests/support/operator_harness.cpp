@@ -62,12 +62,23 @@ aclnnStatus RunSoftMarginLoss(const aclTensor* self, const aclTensor* target, in
     return RunPhase2(size, executor, stream, aclnnSoftMarginLoss);
 }
 
+bool HasGenericCalls(const aclnn_cpu::OperatorDescription& row) {
+    return row.iteration != aclnn_cpu::Iteration::kClassIndex;
+}
+
+std::vector<int> GenericRows() {
+    std::vector<int> rows;
+    for (int i = 0; i < aclnn_cpu::kOperatorCount; ++i)
+        if (HasGenericCalls(aclnn_cpu::kOperators[i])) rows.push_back(i);
+    return rows;
+}
+
 aclnnStatus RunRow(const aclnn_cpu::OperatorDescription& row, const std::vector<const aclTensor*>& inputs,
                    const std::vector<double>& parameters, aclTensor* out, aclrtStream stream,
                    uint64_t* workspace_size) {
     uint64_t size = 0;
     aclOpExecutor* executor = nullptr;
-    const aclnnStatus status = row.get_workspace_size(inputs.data(), parameters.data(), out, &size, &executor);
+    const aclnnStatus status = row.Phase1(inputs.data(), parameters.data(), out, &size, &executor);
     if (status != 0) return status;
     if (workspace_size != nullptr) *workspace_size = size;
     return RunPhase2(size, executor, stream, row.run);

@@ -26,6 +26,12 @@ aclnnStatus RunRow(const aclnn_cpu::OperatorDescription& row, const std::vector<
                    const std::vector<double>& parameters, aclTensor* out, aclrtStream stream = nullptr,
                    uint64_t* workspace_size = nullptr);
 
+// The rows the generic suites build calls of from the row alone (the table's order): those that iterate element
+// by element or along a dim. The NLL losses (Iteration::kClassIndex: class-index targets, a weight per class, two
+// outputs) have their own suite, test_nll_loss.
+std::vector<int> GenericRows();
+bool HasGenericCalls(const aclnn_cpu::OperatorDescription& row);
+
 // What the row's reference needs to know of a call (reference.h's RowCall), from its parameters and its inputs
 // in the row's order (nullptr: an absent optional input).
 RowCall RowCallOf(const aclnn_cpu::OperatorDescription& row, const std::vector<double>& parameters,
