@@ -8,11 +8,16 @@ or strides that are not whole elements, which aclCreateTensor cannot describe.
 import numpy as np
 
 from . import _core
-from ._dtypes import ACL_BF16, ACL_FLOAT, ACL_FLOAT16, Bfloat16, acl_type_of_numpy
+from ._dtypes import (ACL_BF16, ACL_FLOAT, ACL_FLOAT16, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8,
+                      Bfloat16, acl_type_of_numpy)
 
 _DLPACK_TYPES = {(_core.kDLFloat, 32): ACL_FLOAT, (_core.kDLFloat, 16): ACL_FLOAT16,
-                 (_core.kDLBfloat, 16): ACL_BF16, (_core.kDLFloat, 64): 11}
-_ITEM_BYTES = {ACL_FLOAT: 4, ACL_FLOAT16: 2, ACL_BF16: 2, 11: 8}
+                 (_core.kDLBfloat, 16): ACL_BF16, (_core.kDLFloat, 64): 11,
+                 # integers: class-index targets (torch.long), and others for the C API to name
+                 (_core.kDLInt, 64): ACL_INT64, (_core.kDLInt, 32): ACL_INT32, (_core.kDLInt, 16): ACL_INT16,
+                 (_core.kDLInt, 8): ACL_INT8, (_core.kDLUInt, 8): ACL_UINT8}
+_ITEM_BYTES = {ACL_FLOAT: 4, ACL_FLOAT16: 2, ACL_BF16: 2, 11: 8, ACL_INT64: 8, ACL_INT32: 4, ACL_INT16: 2,
+               ACL_INT8: 1, ACL_UINT8: 1}
 
 
 class Operand:
@@ -48,8 +53,8 @@ def _from_dlpack(name, obj):
     if device != _core.kDLCPU:
         raise ValueError(f"{name} lives on DLPack device type {device}; aclnn-cpu reads CPU memory only")
     if lanes != 1 or (code, bits) not in _DLPACK_TYPES:
-        raise TypeError(f"{name} has DLPack type code {code}, {bits} bits x {lanes}; expected float32, float16 "
-                        "or bfloat16")
+        raise TypeError(f"{name} has DLPack type code {code}, {bits} bits x {lanes}; expected float32, float16, "
+                        "bfloat16 or an integer type")
     acl_type = _DLPACK_TYPES[(code, bits)]
     if strides is None:  # compact row-major
         strides, running = [0] * len(shape), 1

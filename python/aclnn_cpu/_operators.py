@@ -41,7 +41,8 @@ class ParameterInfo:
         self.python_name = python_name(name)
         self.aten_name = aten_name
         # "int64", "float", "double", "bool", "reduction" (an int64 naming none, mean, sum), "dim" (an int64 dim of
-        # the input, negative ones counted from the end)
+        # the input, negative ones counted from the end), "ignore_index" (an int64 class index that counts for
+        # nothing)
         self.type = type
         self.default = default
         self.minimum = minimum
@@ -50,7 +51,8 @@ class ParameterInfo:
     def python_default(self):
         if self.type == "reduction":
             return _REDUCTION_NAMES.get(int(self.default), int(self.default))
-        return {"int64": int, "dim": int, "float": float, "double": float, "bool": bool}[self.type](self.default)
+        return {"int64": int, "dim": int, "ignore_index": int, "float": float, "double": float,
+                "bool": bool}[self.type](self.default)
 
     def to_double(self, value):
         """The value as the C table's adapters take it (a double)."""
@@ -58,7 +60,7 @@ class ParameterInfo:
             return float(parse_reduction(value))
         if self.type == "bool":
             return 1.0 if value else 0.0
-        if self.type in ("int64", "dim"):
+        if self.type in ("int64", "dim", "ignore_index"):
             return float(int(value))
         return float(value)
 
@@ -80,6 +82,11 @@ class OperatorInfo:
         self.out_dtype_input = row["out_dtype_input"]  # out's dtype must be this input's (CANN), or -1
         # "elementwise", "along_dim" (each result from its row along dim), "class_index" (each sample's class)
         self.iteration = row["iteration"]
+        self.second_out_name = row["second_out_name"]  # aclnnNLLLoss's totalWeightOut, or None
+
+    @property
+    def output_count(self):
+        return 1 if self.second_out_name is None else 2
 
     @property
     def input_names(self):
@@ -91,9 +98,15 @@ class OperatorInfo:
         return tuple(i.python_name for i in self.inputs)
 
     def result_shape(self, input_shapes, reduction, self_shape=None):
-        """out's shape for these input shapes and reduction value (self_shape: self's, where out may take it)."""
+        """out's shape for these input shapes (all inputs, in order) and reduction value (self_shape: self's,
+        where out may take it)."""
         if self.result == "gradient_of_self" and self_shape is not None:
             return tuple(self_shape)  # the gradient over the broadcast shape, summed back to self's
+        if self.iteration == "class_index":
+            if self.result == "gradient":
+                return tuple(self_shape)
+            per_sample = next(s for i, s in zip(self.inputs, input_shapes) if i.shape == "per_sample")
+            return tuple(per_sample) if reduction == 0 else ()
         try:
             shape = tuple(np.broadcast_shapes(*input_shapes))
         except ValueError:
@@ -106,9 +119,7 @@ class OperatorInfo:
         return shape[1:]  # loss_over_first_dim
 
 
-# The rows the package calls from their definition alone. The NLL losses (iteration "class_index": integer
-# class-index targets, a weight per class, a second output) are reached through the C API only so far.
-OPERATORS = {row["name"]: OperatorInfo(row) for row in _core.operators() if row["iteration"] != "class_index"}
+OPERATORS = {row["name"]: OperatorInfo(row) for row in _core.operators()}
 
 
 def parse_reduction(reduction):
@@ -164,6 +175,8 @@ def run_operator(name, values, parameters=None, out_dtype=None):
         acl_type = parse_dtype(out_dtype)
     elif info.out_dtype_input >= 0 and inputs[info.out_dtype_input] is not None:
         acl_type = inputs[info.out_dtype_input].acl_type  # CANN ties out's dtype to this input's
+    elif info.iteration == "class_index":
+        acl_type = inputs[info.self_input].acl_type  # the scores' dtype (the targets are class indices)
     else:
         acl_type = _promoted_type(present)
     kind = "torch" if any(op.kind == "torch" for op in present) else "numpy"
@@ -171,14 +184,20 @@ def run_operator(name, values, parameters=None, out_dtype=None):
     # zeros, never the allocator's leftovers.
     empty_input = any(0 in op.shape for op in present)
     self_operand = inputs[info.self_input]
-    shape = info.result_shape([op.shape for op in present], reduction,
-                              None if self_operand is None else self_operand.shape)
+    shapes = [op.shape for op in present] if info.iteration != "class_index" else [op.shape for op in inputs]
+    shape = info.result_shape(shapes, reduction, None if self_operand is None else self_operand.shape)
     # A gradient summed back from an empty broadcast shape is zeros (written); an empty input can otherwise leave
     # out unwritten.
     result, out = _allocate_result(kind, shape, acl_type, empty_input)
-    _core.run(name, [None if op is None else op.spec() for op in inputs], out.spec(), doubles,
-              host_regions(present + [out]))
-    return result
+    results, outs = [result], [out]
+    if info.output_count == 2:
+        # The total weight: written for mean and sum, 0 for none (as PyTorch's).
+        second, second_out = _allocate_result(kind, (), acl_type, True)
+        results.append(second)
+        outs.append(second_out)
+    _core.run(name, [None if op is None else op.spec() for op in inputs], [o.spec() for o in outs], doubles,
+              host_regions(present + outs))
+    return results[0] if len(results) == 1 else tuple(results)
 
 
 def _make_function(info):
@@ -203,7 +222,8 @@ def _make_function(info):
         "Inputs are numpy arrays (float32, float16; aclnn_cpu.Bfloat16 for bfloat16 bits) or objects with "
         "__dlpack__ (torch tensors), with any strides and broadcasting. Returns the caller's kind of array of the "
         "inputs' promoted dtype (or the dtype CANN ties out to) unless out_dtype says otherwise; reduction is 'none', 'mean', 'sum' or CANN's "
-        "integer.")
+        "integer." + (f" Returns (out, {info.second_out_name}); class-index targets are integer arrays."
+                      if info.output_count == 2 else ""))
     return function
 
 

@@ -23,7 +23,12 @@ import numpy as np
 from ._compare import compare
 from ._dtypes import ACL_BF16, NAMES, STORAGE, Bfloat16, from_float64, parse_dtype
 from ._errors import AclnnError
-from ._operators import OPERATORS, parse_reduction, run_operator
+from ._operators import OPERATORS as _ALL_OPERATORS
+from ._operators import parse_reduction, run_operator
+
+# The operators gen and run build files for: those whose inputs share the element-wise or along-dim shapes. The
+# NLL losses (class-index targets, a weight per class, two outputs) are called from Python or C.
+OPERATORS = {name: info for name, info in _ALL_OPERATORS.items() if info.iteration != "class_index"}
 
 EXIT_FAIL = 1
 EXIT_BAD_INPUT = 2
@@ -62,7 +67,7 @@ def _parse_parameter(parameter, text):
             return False
         raise BadInput(f"{option}: '{text}' is not true or false")
     try:
-        return int(text) if parameter.type in ("int64", "dim") else float(text)
+        return int(text) if parameter.type in ("int64", "dim", "ignore_index") else float(text)
     except ValueError:
         raise BadInput(f"{option}: '{text}' is not a number") from None
 

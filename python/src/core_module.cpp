@@ -77,8 +77,9 @@ PYBIND11_MODULE(_core, module) {
     module.doc() = "aclnn-cpu's C API, called from Python (internal; use the aclnn_cpu package)";
     module.def(
         "run",
-        [](const std::string& name, const std::vector<std::optional<TensorTuple>>& inputs, const TensorTuple& out,
-           const std::vector<double>& parameters, const std::vector<Region>& regions, int threads) {
+        [](const std::string& name, const std::vector<std::optional<TensorTuple>>& inputs,
+           const std::vector<TensorTuple>& outs, const std::vector<double>& parameters,
+           const std::vector<Region>& regions, int threads) {
             const aclnn_cpu::OperatorDescription* row = aclnn_cpu::FindOperator(name.c_str());
             if (row == nullptr) RaiseAclnnError({ACLNN_ERR_PARAM_INVALID, "unknown operator " + name});
             std::vector<TensorSpec> specs;
@@ -87,15 +88,16 @@ PYBIND11_MODULE(_core, module) {
                 spec.absent = !input.has_value();
                 specs.push_back(input.has_value() ? ToSpec(*input) : spec);
             }
-            const TensorSpec out_spec = ToSpec(out);
+            std::vector<TensorSpec> out_specs;
+            for (const TensorTuple& out : outs) out_specs.push_back(ToSpec(out));
             Failure failure;
             {
                 py::gil_scoped_release release;
-                failure = aclnn_cpu::python::RunOperator(*row, specs, out_spec, parameters, regions, threads);
+                failure = aclnn_cpu::python::RunOperator(*row, specs, out_specs, parameters, regions, threads);
             }
             if (failure.status != 0) RaiseAclnnError(failure);
         },
-        py::arg("name"), py::arg("inputs"), py::arg("out"), py::arg("parameters"), py::arg("regions"),
+        py::arg("name"), py::arg("inputs"), py::arg("outs"), py::arg("parameters"), py::arg("regions"),
         py::arg("threads") = 0);
     // The operator table (ops/operator_table.h), row by row, as dicts.
     module.def("operators", [] {
@@ -149,5 +151,7 @@ PYBIND11_MODULE(_core, module) {
     module.def("read_dlpack", &ReadDlpack, py::arg("capsule"));
     module.attr("kDLCPU") = static_cast<int>(kDLCPU);
     module.attr("kDLFloat") = static_cast<int>(kDLFloat);
+    module.attr("kDLInt") = static_cast<int>(kDLInt);
+    module.attr("kDLUInt") = static_cast<int>(kDLUInt);
     module.attr("kDLBfloat") = static_cast<int>(kDLBfloat);
 }

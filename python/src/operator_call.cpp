@@ -83,10 +83,13 @@ std::vector<Region> MergeRanges(std::vector<std::pair<uintptr_t, uintptr_t>> ran
     return regions;
 }
 
-Failure RunOperator(const OperatorDescription& row, const std::vector<TensorSpec>& inputs, const TensorSpec& out,
-                    const std::vector<double>& parameters, const std::vector<Region>& regions, int threads) {
+Failure RunOperator(const OperatorDescription& row, const std::vector<TensorSpec>& inputs,
+                    const std::vector<TensorSpec>& outs, const std::vector<double>& parameters,
+                    const std::vector<Region>& regions, int threads) {
     if (static_cast<int>(inputs.size()) != row.input_count)
         return {ACLNN_ERR_PARAM_INVALID, std::string(row.name) + " takes " + std::to_string(row.input_count) + " inputs"};
+    if (static_cast<int>(outs.size()) != row.output_count)
+        return {ACLNN_ERR_PARAM_INVALID, std::string(row.name) + " has " + std::to_string(row.output_count) + " outputs"};
     if (static_cast<int>(parameters.size()) != row.parameter_count)
         return {ACLNN_ERR_PARAM_INVALID,
                 std::string(row.name) + " takes " + std::to_string(row.parameter_count) + " parameters"};
@@ -109,13 +112,17 @@ Failure RunOperator(const OperatorDescription& row, const std::vector<TensorSpec
         if (tensor != nullptr) resources.tensors.push_back(tensor);
         arguments.push_back(tensor);
     }
-    aclTensor* out_tensor = CreateTensor(out);
-    if (out_tensor == nullptr) return FailureFromRecentMessage(ACLNN_ERR_PARAM_INVALID, "aclCreateTensor");
-    resources.tensors.push_back(out_tensor);
+    std::vector<aclTensor*> out_tensors;
+    for (const TensorSpec& out : outs) {
+        aclTensor* out_tensor = CreateTensor(out);
+        if (out_tensor == nullptr) return FailureFromRecentMessage(ACLNN_ERR_PARAM_INVALID, "aclCreateTensor");
+        resources.tensors.push_back(out_tensor);
+        out_tensors.push_back(out_tensor);
+    }
     uint64_t workspace_size = 0;
     aclOpExecutor* executor = nullptr;
     aclnnStatus status =
-        row.Phase1(arguments.data(), parameters.data(), out_tensor, &workspace_size, &executor);
+        row.get_workspace_size(arguments.data(), parameters.data(), out_tensors.data(), &workspace_size, &executor);
     if (status != ACLNN_SUCCESS) return FailureFromRecentMessage(status, std::string(row.api_name) + "GetWorkspaceSize");
     if (workspace_size > 0) {
         const aclError allocated = aclrtMalloc(&resources.workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST);

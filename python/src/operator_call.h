@@ -38,10 +38,12 @@ std::pair<uintptr_t, uintptr_t> ByteRange(const TensorSpec& spec);
 // The byte ranges of the operands, overlapping or touching ones merged, so each buffer is registered once.
 std::vector<Region> MergeRanges(std::vector<std::pair<uintptr_t, uintptr_t>> ranges);
 
-// Runs `row` on inputs (in the row's order) and out, with the row's parameters in order. threads > 0 sets the
-// operators' thread count for the call on this thread (aclnnCpuSetThreadCount); 0 leaves it alone. Returns an
-// empty failure on success. Call without holding Python's GIL.
-Failure RunOperator(const OperatorDescription& row, const std::vector<TensorSpec>& inputs, const TensorSpec& out,
-                    const std::vector<double>& parameters, const std::vector<Region>& regions, int threads);
+// Runs `row` on inputs (in the row's order) and its outputs (out, then aclnnNLLLoss's totalWeightOut), with the
+// row's parameters in order. threads > 0 sets the operators' thread count for the call on this thread
+// (aclnnCpuSetThreadCount); 0 leaves it alone. Returns an empty failure on success. Call without holding Python's
+// GIL.
+Failure RunOperator(const OperatorDescription& row, const std::vector<TensorSpec>& inputs,
+                    const std::vector<TensorSpec>& outs, const std::vector<double>& parameters,
+                    const std::vector<Region>& regions, int threads);
 
 }  // namespace aclnn_cpu::python

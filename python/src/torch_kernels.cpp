@@ -336,7 +336,7 @@ c10::optional<at::Tensor> RunRow(const aclnn_cpu::OperatorDescription& row, cons
     }
     ranges.push_back(aclnn_cpu::python::ByteRange(out_spec));
     const Failure failure = aclnn_cpu::python::RunOperator(
-        row, specs, out_spec, call.parameters, aclnn_cpu::python::MergeRanges(std::move(ranges)), ThreadCount());
+        row, specs, {out_spec}, call.parameters, aclnn_cpu::python::MergeRanges(std::move(ranges)), ThreadCount());
     if (failure.status != 0) RaiseAclnnError(failure);
     if (!result.is_same(destination)) destination.copy_(result);
     return destination;
