@@ -1,9 +1,9 @@
 """PyTorch on CANN's arithmetic: while enabled, the aten operators of aclnn-cpu's operator table
 (aten::soft_margin_loss, mse_loss, l1_loss, smooth_l1_loss, binary_cross_entropy(_with_logits), logit, _softmax,
-_log_softmax, their backward and out= forms) run aclnn-cpu's kernels on CPU tensors, so unchanged code --
-F.mse_loss, nn.SmoothL1Loss, nn.BCELoss, F.softmax, F.log_softmax, loss.backward(), torch.autograd.grad, inference
-mode, DistributedDataParallel -- gets the numbers torch_npu gets from aclnnMseLoss, aclnnSmoothL1LossBackward,
-aclnnLogSoftmax, ... on the NPU.
+_log_softmax, nll_loss_forward, nll_loss2d_forward, their backward and out= forms) run aclnn-cpu's kernels on CPU
+tensors, so unchanged code -- F.mse_loss, nn.SmoothL1Loss, nn.BCELoss, F.softmax, F.cross_entropy,
+nn.CrossEntropyLoss, loss.backward(), torch.autograd.grad, inference mode, DistributedDataParallel -- gets the
+numbers torch_npu gets from aclnnMseLoss, aclnnSmoothL1LossBackward, aclnnLogSoftmax, aclnnNLLLoss, ... on the NPU.
 
     import aclnn_cpu.torch
     aclnn_cpu.torch.enable()              # or: with aclnn_cpu.torch.enabled(): ...

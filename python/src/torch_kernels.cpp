@@ -75,7 +75,7 @@ enum class Role { kInput, kParameter, kOut, kFixed, kResultDtype };
 
 struct ArgumentRole {
     Role role;
-    int index = -1;  // kInput: the operator's input index; kParameter: its parameter index
+    int index = -1;  // kInput: the operator's input index; kParameter: its parameter index; kOut: which output
 };
 
 // Converts a failed call into aclnn_cpu.AclnnError(status, message), raised in the calling Python code: the
@@ -107,10 +107,20 @@ int AclType(c10::ScalarType type) {
 
 bool CannType(c10::ScalarType type) { return AclType(type) >= 0; }
 
+// A tensor's aclDataType: the floating ones CANN computes, and the class-index ones it reads.
+int OperandAclType(c10::ScalarType type) {
+    switch (type) {
+        case c10::ScalarType::Long: return ACL_INT64;
+        case c10::ScalarType::Int: return ACL_INT32;
+        case c10::ScalarType::Byte: return ACL_UINT8;
+        default: return AclType(type);
+    }
+}
+
 TensorSpec SpecOf(const at::Tensor& tensor, c10::IntArrayRef shape, c10::IntArrayRef strides) {
     TensorSpec spec;
     spec.address = reinterpret_cast<uintptr_t>(tensor.data_ptr());
-    spec.dtype = AclType(tensor.scalar_type());
+    spec.dtype = OperandAclType(tensor.scalar_type());
     spec.shape.assign(shape.begin(), shape.end());
     spec.strides.assign(strides.begin(), strides.end());
     spec.element_bytes = static_cast<int64_t>(tensor.element_size());
@@ -171,6 +181,7 @@ struct RowArguments {
     std::vector<at::Tensor> given;  // per row input; undefined for an absent optional one
     std::vector<double> parameters;  // the row's, in order
     at::Tensor out;                  // out='s tensor, or undefined
+    at::Tensor second_out;           // a second out= tensor (nll_loss_forward.output's total_weight), or undefined
     c10::optional<c10::ScalarType> result_dtype;  // where an aten argument names it
 };
 
@@ -200,7 +211,7 @@ bool ReadArguments(const aclnn_cpu::OperatorDescription& row, const std::vector<
                     return false;
                 break;
             }
-            case Role::kOut: call->out = value.toTensor(); break;
+            case Role::kOut: (roles[i].index == 0 ? call->out : call->second_out) = value.toTensor(); break;
             case Role::kFixed: {
                 const double given = value.isBool() ? (value.toBool() ? 1.0 : 0.0)
                                      : value.isInt() ? static_cast<double>(value.toInt())
@@ -211,9 +222,78 @@ bool ReadArguments(const aclnn_cpu::OperatorDescription& row, const std::vector<
             case Role::kResultDtype: call->result_dtype = value.toScalarType(); break;
         }
     }
+    // A class weight aten leaves out is CANN's required weight of ones (RunClassIndexRow), as torch_npu passes.
     for (int k = 0; k < row.input_count; ++k)
-        if (!call->given[static_cast<size_t>(k)].defined() && !row.inputs[k].optional) return false;
+        if (!call->given[static_cast<size_t>(k)].defined() && !row.inputs[k].optional &&
+            row.inputs[k].shape != aclnn_cpu::InputShape::kPerClass)
+            return false;
     return true;
+}
+
+// The NLL losses (Iteration::kClassIndex). PyTorch's kernel takes every floating tensor in self's dtype and a
+// LongTensor target whose values are classes or ignore_index; any other call (or a target outside the classes,
+// whose IndexError is PyTorch's) goes to PyTorch. A weight aten leaves out is ones, as torch_npu passes CANN's
+// required weight. The results have PyTorch's shapes and self's dtype: the forward's output target's shape under
+// none and 0-d otherwise, its total weight 0-d (0 under none, which CANN leaves unwritten); the gradient self's.
+// FLOAT16 runs too, as on the NPU (PyTorch's CPU kernel has none).
+c10::optional<std::vector<at::Tensor>> RunClassIndexRow(const aclnn_cpu::OperatorDescription& row,
+                                                        RowArguments call) {
+    const at::Tensor& self = call.given[static_cast<size_t>(row.self_input)];
+    if (!CannType(self.scalar_type()) || self.device().type() != c10::DeviceType::CPU || self.dim() == 0)
+        return c10::nullopt;
+    const int64_t classes = self.size(self.dim() == 1 ? 0 : 1);
+    int64_t ignore_index = -100;
+    for (int p = 0; p < row.parameter_count; ++p)
+        if (row.parameters[p].type == aclnn_cpu::ParameterType::kIgnoreIndex)
+            ignore_index = aclnn_cpu::c_api_binding::Int(call.parameters[static_cast<size_t>(p)]);
+    at::Tensor target;
+    for (int k = 0; k < row.input_count; ++k) {
+        at::Tensor& input = call.given[static_cast<size_t>(k)];
+        if (!input.defined()) input = at::ones({classes}, self.options());
+        if (input.device().type() != c10::DeviceType::CPU) return c10::nullopt;
+        const bool class_index = row.inputs[k].domain == aclnn_cpu::ValueDomain::kClassIndex;
+        if (class_index) target = input;
+        if (input.scalar_type() != (class_index ? c10::ScalarType::Long : self.scalar_type())) return c10::nullopt;
+    }
+    const at::Tensor targets = target.contiguous();
+    const int64_t* value = targets.data_ptr<int64_t>();
+    for (int64_t i = 0; i < targets.numel(); ++i)
+        if (value[i] != ignore_index && (value[i] < 0 || value[i] >= classes)) return c10::nullopt;
+    const int64_t reduction = aclnn_cpu::ReductionValue(row, call.parameters.data());
+    std::vector<at::Tensor> results;
+    std::vector<c10::IntArrayRef> shapes;
+    if (row.output_count == 2) {
+        shapes = {reduction == 0 ? target.sizes() : c10::IntArrayRef(), c10::IntArrayRef()};
+    } else {
+        shapes = {self.sizes()};
+    }
+    const at::Tensor given_outs[] = {call.out, call.second_out};
+    for (size_t o = 0; o < shapes.size(); ++o) {
+        at::Tensor result = given_outs[o];
+        if (result.defined()) {
+            if (result.scalar_type() != self.scalar_type() || result.device().type() != c10::DeviceType::CPU)
+                return c10::nullopt;
+            at::native::resize_output(result, shapes[o]);
+            if (o == 1) result.zero_();
+        } else {
+            result = o == 1 ? at::zeros(shapes[o], self.options()) : at::empty(shapes[o], self.options());
+        }
+        results.push_back(result);
+    }
+    std::vector<TensorSpec> specs, out_specs;
+    std::vector<std::pair<uintptr_t, uintptr_t>> ranges;
+    for (const at::Tensor& input : call.given) {
+        specs.push_back(SpecOf(input, input.sizes(), input.strides()));
+        ranges.push_back(aclnn_cpu::python::ByteRange(specs.back()));
+    }
+    for (const at::Tensor& result : results) {
+        out_specs.push_back(SpecOf(result, result.sizes(), result.strides()));
+        ranges.push_back(aclnn_cpu::python::ByteRange(out_specs.back()));
+    }
+    const Failure failure = aclnn_cpu::python::RunOperator(
+        row, specs, out_specs, call.parameters, aclnn_cpu::python::MergeRanges(std::move(ranges)), ThreadCount());
+    if (failure.status != 0) RaiseAclnnError(failure);
+    return results;
 }
 
 // Runs `row` through the C API: into call.out (resized by PyTorch's rule) or a new result from PyTorch's
@@ -360,9 +440,15 @@ public:
         if (Serving() && remaining.highestPriorityTypeId() == c10::DispatchKey::CPU) {
             RowArguments call;
             if (ReadArguments(row_, roles_, *stack, &call)) {
-                if (c10::optional<at::Tensor> result = RunRow(row_, call)) {
+                c10::optional<std::vector<at::Tensor>> results;
+                if (row_.iteration == aclnn_cpu::Iteration::kClassIndex) {
+                    results = RunClassIndexRow(row_, call);
+                } else if (c10::optional<at::Tensor> result = RunRow(row_, call)) {
+                    results = std::vector<at::Tensor>{*result};
+                }
+                if (results.has_value()) {
                     torch::jit::drop(*stack, roles_.size());
-                    torch::jit::push(*stack, *result);
+                    for (const at::Tensor& result : *results) torch::jit::push(*stack, result);
                     return;
                 }
             }
@@ -576,11 +662,13 @@ std::string RegisterOverload(const std::string& row_name, const std::string& ove
         return "PyTorch has a BackendSelect kernel of aten::" + qualified + " of its own";
     const c10::FunctionSchema& schema = handle->schema();
     std::vector<ArgumentRole> roles;
+    int outs = 0;
     bool has_out = false;
     for (const c10::Argument& argument : schema.arguments()) {
         const std::string& argument_name = argument.name();
         if (argument.alias_info() != nullptr && argument.alias_info()->isWrite()) {
-            roles.push_back({Role::kOut});
+            if (outs == row->output_count) return "aten::" + qualified + " has more out= tensors than the row";
+            roles.push_back({Role::kOut, outs++});
             has_out = true;
             continue;
         }

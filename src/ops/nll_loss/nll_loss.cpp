@@ -27,7 +27,8 @@ ACLNN_CPU_OPERATOR_ROW(nll_loss) =
         .Parameters({operator_rows::kReduction, operator_rows::kIgnoreIndex})
         .Result(ResultRule::kLossPerSample)
         .Dtypes(&validation::kFloatTypesBf16FromAtlasA2)
-        .ByClassIndex();
+        .ByClassIndex()
+        .Aten("nll_loss_forward", AtenResultType::kSelf);
 
 ACLNN_CPU_OPERATOR_ROW(nll_loss2d) =
     OperatorDescription(ACLNN_CPU_C_API_WITH_OUTPUTS(aclnnNLLLoss2d, 2), "nll_loss2d",
@@ -37,7 +38,8 @@ ACLNN_CPU_OPERATOR_ROW(nll_loss2d) =
         .Parameters({operator_rows::kReduction, operator_rows::kIgnoreIndex})
         .Result(ResultRule::kLossPerSample)
         .Dtypes(&validation::kFloatTypesBf16FromAtlasA2)
-        .ByClassIndex();
+        .ByClassIndex()
+        .Aten("nll_loss2d_forward", AtenResultType::kSelf);
 
 ACLNN_CPU_OPERATOR_ROW(nll_loss_backward) =
     OperatorDescription(ACLNN_CPU_C_API(aclnnNLLLossBackward), "nll_loss_backward",
@@ -48,7 +50,8 @@ ACLNN_CPU_OPERATOR_ROW(nll_loss_backward) =
         .Parameters({operator_rows::kReduction, operator_rows::kIgnoreIndex})
         .Result(ResultRule::kGradient)
         .Dtypes(&validation::kFloatTypesBf16FromAtlasA2)
-        .ByClassIndex();
+        .ByClassIndex()
+        .Aten("nll_loss_backward", AtenResultType::kSelf);
 
 ACLNN_CPU_OPERATOR_ROW(nll_loss2d_backward) =
     OperatorDescription(ACLNN_CPU_C_API(aclnnNLLLoss2dBackward), "nll_loss2d_backward",
@@ -59,7 +62,8 @@ ACLNN_CPU_OPERATOR_ROW(nll_loss2d_backward) =
         .Parameters({operator_rows::kReduction, operator_rows::kIgnoreIndex})
         .Result(ResultRule::kGradient)
         .Dtypes(&validation::kFloatTypesBf16FromAtlasA2, true)
-        .ByClassIndex();
+        .ByClassIndex()
+        .Aten("nll_loss2d_backward", AtenResultType::kSelf);
 
 }  // namespace aclnn_cpu
 
