@@ -83,6 +83,7 @@ class OperatorInfo:
         # "elementwise", "along_dim" (each result from its row along dim), "class_index" (each sample's class)
         self.iteration = row["iteration"]
         self.second_out_name = row["second_out_name"]  # aclnnNLLLoss's totalWeightOut, or None
+        self.self_ranks = tuple(row["self_ranks"])  # the ranks of self the op_api takes (min, max)
 
     @property
     def output_count(self):

@@ -5,6 +5,8 @@
     aclnn-cpu run smooth_l1_loss --self x.bin:float32:[64] --target y.bin:float32:[64] --beta 0.5 --out l.bin
     aclnn-cpu compare out.bin golden.bin --dtype bfloat16 [--shape 8,1024 --report DIR]
     aclnn-cpu gen mse_loss_backward --shape 8,1024 --dtype float16 --seed 1 --dir case1
+    aclnn-cpu run nll_loss --self lp.bin:float32:[8,100] --target t.bin:int64:[8] --weight w.bin:float32:[100]
+        --out loss.bin --total-weight-out tw.bin
 
 The operators, their inputs and their parameters come from the operator table: `aclnn-cpu run --help`.
 
@@ -21,14 +23,15 @@ import sys
 import numpy as np
 
 from ._compare import compare
-from ._dtypes import ACL_BF16, NAMES, STORAGE, Bfloat16, from_float64, parse_dtype
+from ._dtypes import (ACL_BF16, ACL_INT32, ACL_INT64, ACL_UINT8, NAMES, STORAGE, Bfloat16, from_float64,
+                      parse_dtype)
 from ._errors import AclnnError
-from ._operators import OPERATORS as _ALL_OPERATORS
-from ._operators import parse_reduction, run_operator
+from ._operators import OPERATORS, parse_reduction, run_operator
 
-# The operators gen and run build files for: those whose inputs share the element-wise or along-dim shapes. The
-# NLL losses (class-index targets, a weight per class, two outputs) are called from Python or C.
-OPERATORS = {name: info for name, info in _ALL_OPERATORS.items() if info.iteration != "class_index"}
+# Class-index files (the NLL losses' targets): their dtype names and storage.
+_INDEX_TYPES = {"int64": ACL_INT64, "int32": ACL_INT32, "uint8": ACL_UINT8}
+_INDEX_STORAGE = {ACL_INT64: np.dtype(np.int64), ACL_INT32: np.dtype(np.int32), ACL_UINT8: np.dtype(np.uint8)}
+_TYPE_NAMES = {**NAMES, **{t: name for name, t in _INDEX_TYPES.items()}}
 
 EXIT_FAIL = 1
 EXIT_BAD_INPUT = 2
@@ -89,7 +92,9 @@ def _parse_shape(text, what):
     return shape
 
 
-def _parse_dtype(text, what):
+def _parse_dtype(text, what, index_types=False):
+    if index_types and text.lower() in _INDEX_TYPES:
+        return _INDEX_TYPES[text.lower()]
     try:
         return parse_dtype(text)
     except ValueError as error:
@@ -102,20 +107,21 @@ def parse_tensor_spec(text, what):
     if match is None:
         raise BadInput(f"{what}: '{text}' is not PATH:DTYPE:[SHAPE] (e.g. x.bin:float16:[8,1024])")
     path, dtype, shape = match.groups()
-    return path, _parse_dtype(dtype, what), _parse_shape(shape, what)
+    return path, _parse_dtype(dtype, what, index_types=True), _parse_shape(shape, what)
 
 
 def read_bin(path, acl_type, shape, what):
     """A raw little-endian file as the caller's array (a Bfloat16 for bfloat16)."""
     if not os.path.isfile(path):
         raise BadInput(f"{what}: file {path} does not exist")
-    storage = STORAGE[acl_type].newbyteorder("<")
+    native = {**STORAGE, **_INDEX_STORAGE}[acl_type]
+    storage = native.newbyteorder("<")
     count = int(np.prod(shape, dtype=np.int64))
     size = os.path.getsize(path)
     if size != count * storage.itemsize:
-        raise BadInput(f"{what}: {path} has {size} bytes, but {NAMES[acl_type]} {list(shape)} needs "
+        raise BadInput(f"{what}: {path} has {size} bytes, but {_TYPE_NAMES[acl_type]} {list(shape)} needs "
                        f"{count * storage.itemsize}")
-    values = np.fromfile(path, dtype=storage).astype(STORAGE[acl_type]).reshape(shape)
+    values = np.fromfile(path, dtype=storage).astype(native).reshape(shape)
     return Bfloat16(values) if acl_type == ACL_BF16 else values
 
 
@@ -140,6 +146,9 @@ def command_run(args):
                 continue
             raise BadInput(f"{args.operator} needs --{option} PATH:DTYPE:[SHAPE]")
         path, acl_type, shape = parse_tensor_spec(spec, f"--{option}")
+        if (acl_type in _INDEX_STORAGE) != (info.domain == "class_index"):
+            raise BadInput(f"--{option}: {_TYPE_NAMES[acl_type]} is not a dtype of {info.python_name} "
+                           f"({'int64, int32 or uint8' if info.domain == 'class_index' else 'a floating type'})")
         arrays.append(read_bin(path, acl_type, shape, f"--{option}"))
     for name in sorted(_ALL_INPUTS - set(OPERATORS[args.operator].python_names)):
         if getattr(args, name, None) is not None:
@@ -148,9 +157,16 @@ def command_run(args):
     match = re.fullmatch(r"(.+):([A-Za-z0-9_]+)", args.out)
     if match is not None and not os.path.isdir(match.group(1)) and match.group(2).lower() not in ("bin",):
         out_path, out_dtype = match.group(1), _parse_dtype(match.group(2), "--out")
+    second = OPERATORS[args.operator].second_out_name
+    if second is None and args.total_weight_out is not None:
+        raise BadInput(f"--total-weight-out: {args.operator} has one output")
     result = run_operator(args.operator, arrays, _parameter_values(args.operator, args), out_dtype)
-    write_bin(out_path, result)
-    print(f"wrote {out_path}: {_describe(result)}")
+    results = result if isinstance(result, tuple) else (result,)
+    write_bin(out_path, results[0])
+    print(f"wrote {out_path}: {_describe(results[0])}")
+    if second is not None and args.total_weight_out is not None:
+        write_bin(args.total_weight_out, results[1])
+        print(f"wrote {args.total_weight_out}: {_describe(results[1])}")
     return 0
 
 
@@ -190,8 +206,10 @@ def _hard_values(acl_type):
     return np.array([88.72, -88.72, 88.7, -88.7, 89.0, -89.0, 0.0, -0.0, tiny, -tiny, 17.0, -17.0, 1e4, -1e4])
 
 
-def _draw(domain, count, acl_type, rng):
+def _draw(domain, count, acl_type, rng, classes=1, ignore_index=-100):
     """count values of an input's domain (the operator table's ValueDomain)."""
+    if domain == "class_index":  # classes, one in ten ignored
+        return np.where(rng.random(count) < 0.1, ignore_index, rng.integers(0, max(classes, 1), count))
     if domain == "sign_label":  # mostly +-1, some other real labels
         return np.where(rng.random(count) < 0.9, rng.choice([-1.0, 1.0], count), rng.uniform(-3.0, 3.0, count))
     if domain == "gradient":
@@ -207,6 +225,24 @@ def _draw(domain, count, acl_type, rng):
     return values
 
 
+def _class_index_shapes(info, shape, parameters):
+    """The inputs' shapes of an NLL loss from self's: target (and gradOutput under none) without the class dim,
+    weight one per class, a total weight one element, gradOutput one element under a reduction."""
+    if len(shape) == 0:
+        raise BadInput("--shape: self of an NLL loss has a class dim ([C], [N, C] or [N, C, H, W])")
+    per_sample = shape[:1] + shape[2:] if len(shape) >= 2 else ()
+    classes = shape[1] if len(shape) >= 2 else shape[0]
+    reduction = parse_reduction(parameters.get("reduction", "mean"))
+    by_kind = {"per_sample": per_sample, "per_class": (classes,), "one_element": (1,)}
+    shapes = {}
+    for i in info.inputs:
+        if i.role == "incoming_gradient":
+            shapes[i.python_name] = per_sample if reduction == 0 else ()
+        else:
+            shapes[i.python_name] = by_kind.get(i.shape, shape)
+    return shapes
+
+
 def command_gen(args):
     info = OPERATORS[args.operator]
     acl_type = _parse_dtype(args.dtype, "--dtype")
@@ -214,12 +250,18 @@ def command_gen(args):
     target_shape = _parse_shape(args.target_shape, "--target-shape") if args.target_shape else shape
     parameters = _parameter_values(args.operator, args)
     rng = np.random.default_rng(args.seed)
-    shapes = {i.python_name: (target_shape if i.role == "target" else shape) for i in info.inputs}
-    values = {i.python_name: _draw(i.domain, int(np.prod(shapes[i.python_name], dtype=np.int64)), acl_type, rng)
+    if info.iteration == "class_index":
+        shapes = _class_index_shapes(info, shape, parameters)
+    else:
+        shapes = {i.python_name: (target_shape if i.role == "target" else shape) for i in info.inputs}
+    classes = shape[0] if len(shape) == 1 else shape[1] if shape else 1
+    ignore_index = parameters.get("ignore_index", -100)
+    values = {i.python_name: _draw(i.domain, int(np.prod(shapes[i.python_name], dtype=np.int64)), acl_type, rng,
+                                   classes, ignore_index)
               for i in info.inputs if not i.optional}
     if args.nonfinite:  # on request: +-inf and NaN in every input, about one element in 64
         specials = np.array([np.inf, -np.inf, np.nan])
-        for name in values:
+        for name in (i.python_name for i in info.inputs if i.domain != "class_index" and not i.optional):
             spots = rng.random(values[name].size) < 1 / 64
             values[name][spots] = rng.choice(specials, int(spots.sum()))
     os.makedirs(args.dir, exist_ok=True)
@@ -229,20 +271,32 @@ def command_gen(args):
         if input_info.optional:
             arrays.append(None)
             continue
-        storage = from_float64(values[name], acl_type).reshape(shapes[name])
-        array = Bfloat16(storage) if acl_type == ACL_BF16 else storage
+        if input_info.domain == "class_index":
+            file_type, array = ACL_INT64, np.asarray(values[name], np.int64).reshape(shapes[name])
+        else:
+            file_type, storage = acl_type, from_float64(values[name], acl_type).reshape(shapes[name])
+            array = Bfloat16(storage) if acl_type == ACL_BF16 else storage
         path = os.path.join(args.dir, f"{name}.bin")
         write_bin(path, array)
         arrays.append(array)
-        spec = f"{path}:{NAMES[acl_type]}:[{','.join(map(str, shapes[name]))}]"
+        spec = f"{path}:{_TYPE_NAMES[file_type]}:[{','.join(map(str, shapes[name]))}]"
         command += [f"--{option}", spec]
-        manifest["inputs"][name] = {"file": f"{name}.bin", "dtype": NAMES[acl_type], "shape": list(shapes[name])}
+        manifest["inputs"][name] = {"file": f"{name}.bin", "dtype": _TYPE_NAMES[file_type],
+                                    "shape": list(shapes[name])}
     golden = run_operator(args.operator, arrays, parameters, None)
+    goldens = golden if isinstance(golden, tuple) else (golden,)
+    golden = goldens[0]
     golden_path = os.path.join(args.dir, "golden.bin")
     write_bin(golden_path, golden)
     for name, value in parameters.items():
         command += [f"--{name.replace('_', '-')}", str(value).lower() if isinstance(value, bool) else str(value)]
     command += ["--out", golden_path]
+    if len(goldens) == 2:  # aclnnNLLLoss's totalWeightOut beside it
+        second_path = os.path.join(args.dir, "golden_total_weight_out.bin")
+        write_bin(second_path, goldens[1])
+        command += ["--total-weight-out", second_path]
+        manifest["golden_total_weight_out"] = {"file": "golden_total_weight_out.bin",
+                                               "description": _describe(goldens[1])}
     manifest["golden"] = {"file": "golden.bin", "description": _describe(golden)}
     manifest["command"] = shlex.join(command)
     with open(os.path.join(args.dir, "case.json"), "w") as handle:
@@ -280,6 +334,8 @@ def build_parser():
     _add_parameter_options(run)
     run.add_argument("--out", required=True, metavar="PATH[:DTYPE]",
                      help="output file; its dtype defaults to the inputs' promoted dtype")
+    run.add_argument("--total-weight-out", metavar="PATH",
+                     help="the NLL losses' second output, the total weight (self's dtype)")
     comparison = commands.add_parser("compare", help="judge an output against a golden by CANN's standard")
     comparison.add_argument("actual")
     comparison.add_argument("golden")

@@ -142,7 +142,8 @@ PYBIND11_MODULE(_core, module) {
                                   py::arg("aten_name") = text_or_none(row.aten_name),
                                   py::arg("out_dtype_input") = row.out_dtype_input,
                                   py::arg("iteration") = kIterations[static_cast<int>(row.iteration)],
-                                  py::arg("second_out_name") = text_or_none(row.second_out_name)));
+                                  py::arg("second_out_name") = text_or_none(row.second_out_name),
+                                  py::arg("self_ranks") = py::make_tuple(row.self_min_rank, row.self_max_rank)));
         }
         return table;
     });

@@ -8,7 +8,6 @@ import pytest
 
 import aclnn_cpu
 from aclnn_cpu import _operators
-from aclnn_cpu import cli as cli_module
 
 CLI = os.path.join(os.environ["ACLNN_CPU_BUILD_DIR"], "bin", "aclnn-cpu")
 
@@ -18,7 +17,7 @@ def cli(*args):
 
 
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32"])
-@pytest.mark.parametrize("operator", sorted(cli_module.OPERATORS))
+@pytest.mark.parametrize("operator", sorted(_operators.OPERATORS))
 def test_gen_run_compare(tmp_path, operator, dtype):
     """Every operator of the table, from gen's files through run to compare (and the Python API on the files)."""
     case = tmp_path / "case"
@@ -29,31 +28,42 @@ def test_gen_run_compare(tmp_path, operator, dtype):
     # target broadcasts along the rows where the row lets it; else it has self's shape (CANN's rule).
     targets = [i for i in info.inputs if i.role == "target"]
     target_shape = [1024] if [i.shape for i in targets] == ["broadcast"] else [8, 1024]
-    done = cli("gen", operator, "--shape", "8,1024", "--target-shape", ",".join(map(str, target_shape)), "--dtype",
+    shape = "8,1024" if info.self_ranks[0] <= 2 else "2,16,4,8"  # aclnnNLLLoss2d's self: 4-D
+    done = cli("gen", operator, "--shape", shape, "--target-shape", ",".join(map(str, target_shape)), "--dtype",
                dtype, "--seed", 11, *reduction, *extra, "--dir", case)
     assert done.returncode == 0, done.stderr
     manifest = json.loads((case / "case.json").read_text())
     for target in targets:
-        assert manifest["inputs"][target.python_name]["shape"] == target_shape
-    # The recorded command reproduces the golden bit for bit.
+        if target.domain == "class_index":  # an NLL loss: one class index per row of self, int64
+            per_sample = [8] if shape == "8,1024" else [2, 4, 8]
+            assert manifest["inputs"][target.python_name] == {"file": "target.bin", "dtype": "int64",
+                                                              "shape": per_sample}
+        else:
+            assert manifest["inputs"][target.python_name]["shape"] == target_shape
+    # The recorded command reproduces the golden bit for bit (and a second output's, where the operator has one).
     out = tmp_path / "out.bin"
     args = manifest["command"].split()[1:]
     args = [a.strip("'") for a in args]
     args[args.index("--out") + 1] = str(out)
+    if "--total-weight-out" in args:
+        args[args.index("--total-weight-out") + 1] = str(tmp_path / "total_weight.bin")
     done = cli(*args)
     assert done.returncode == 0, done.stderr
     assert out.read_bytes() == (case / "golden.bin").read_bytes()
+    if info.output_count == 2:
+        assert (tmp_path / "total_weight.bin").read_bytes() == (case / "golden_total_weight_out.bin").read_bytes()
     # The Python API on the same files gives the same bits.
-    storage = {"float16": np.float16, "bfloat16": np.uint16, "float32": np.float32}[dtype]
-    def load(name, shape):
-        values = np.fromfile(case / f"{name}.bin", dtype=storage).reshape(shape)
-        return aclnn_cpu.Bfloat16(values) if dtype == "bfloat16" else values
-    inputs = [None if i.optional else load(i.python_name, tuple(target_shape) if i.role == "target" else (8, 1024))
-              for i in info.inputs]
+    storage = {"float16": np.float16, "bfloat16": np.uint16, "float32": np.float32, "int64": np.int64}
+    def load(name):
+        recorded = manifest["inputs"][name]
+        values = np.fromfile(case / recorded["file"], dtype=storage[recorded["dtype"]]).reshape(recorded["shape"])
+        return aclnn_cpu.Bfloat16(values) if recorded["dtype"] == "bfloat16" else values
+    inputs = [None if i.optional else load(i.python_name) for i in info.inputs]
     keywords = {"beta": 0.75} if extra else {}
     if has_reduction:
         keywords["reduction"] = "none"
     result = getattr(aclnn_cpu, operator)(*inputs, **keywords)
+    result = result[0] if isinstance(result, tuple) else result
     result_bytes = (result.bits if dtype == "bfloat16" else result).tobytes()
     assert result_bytes == out.read_bytes()
     done = cli("compare", out, case / "golden.bin", "--dtype", dtype)

@@ -170,6 +170,8 @@ struct OperatorDescription {
     const char* bf16_refusal = nullptr;
     // kAlongDim: the tests' float64 model of a whole row (reference stays null).
     references::RowReference row_reference = nullptr;
+    // The ranks of self the op_api takes (the NLL losses: 1 or 2; the 2-D ones 4), for the layers that make calls.
+    int self_min_rank = 0, self_max_rank = 8;
 
     // Phase 1 through the uniform call with out as the first output (a second one, where the API has it, null).
     aclnnStatus Phase1(const aclTensor* const* inputs, const double* parameters, aclTensor* out,
@@ -245,10 +247,12 @@ struct OperatorDescription {
         row.row_reference = model;
         return row;
     }
-    // An operator reading each sample's element at its target class.
-    constexpr OperatorDescription ByClassIndex() const {
+    // An operator reading each sample's element at its target class, of a self of rank min_rank..max_rank.
+    constexpr OperatorDescription ByClassIndex(int min_rank, int max_rank) const {
         OperatorDescription row = *this;
         row.iteration = Iteration::kClassIndex;
+        row.self_min_rank = min_rank;
+        row.self_max_rank = max_rank;
         return row;
     }
     constexpr OperatorDescription ComputesInOutDtype() const {

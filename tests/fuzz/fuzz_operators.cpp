@@ -440,6 +440,87 @@ double PickParameter(FuzzedDataProvider& in, const aclnn_cpu::ParameterDescripti
     return choices[in.ConsumeIntegralInRange<int>(0, 7)];
 }
 
+// Gives the tensors of an NLL loss (Iteration::kClassIndex) shapes and dtypes its op_api takes, most of the time,
+// from self's dims and dtype: random bytes alone almost never make self [N, C], target [N] of integers, weight [C]
+// and the outputs agree. Strides, offsets and placements stay as drawn where the rank is kept.
+void ShapeClassIndexCall(FuzzedDataProvider& in, const aclnn_cpu::OperatorDescription& op, int64_t reduction,
+                         int second_out_slot, Fixture* f) {
+    if (in.ConsumeIntegralInRange<int>(0, 7) == 0) return;  // as drawn
+    auto set = [&](int slot, std::vector<int64_t> dims, int32_t dtype) {
+        TensorDescription& t = f->descriptions[slot];
+        if (t.dims.size() != dims.size()) t.contiguous = true;
+        t.dims = std::move(dims);
+        if (!t.contiguous) t.strides.resize(t.dims.size(), 1);
+        t.dtype = dtype;
+    };
+    const int self = InputSlot(op.input_count, op.self_input);
+    const int rank = in.ConsumeIntegralInRange<int>(op.self_min_rank, op.self_max_rank);
+    std::vector<int64_t> dims;
+    for (int d = 0; d < rank; ++d) dims.push_back(in.ConsumeIntegralInRange<int64_t>(0, 9));
+    const int32_t type = ValidType(f->descriptions[self].dtype) ? f->descriptions[self].dtype : ACL_FLOAT;
+    set(self, dims, type);
+    std::vector<int64_t> per_sample = dims.size() >= 2 ? std::vector<int64_t>{dims[0]} : std::vector<int64_t>{};
+    for (size_t d = 2; d < dims.size(); ++d) per_sample.push_back(dims[d]);
+    const int64_t classes = dims.size() >= 2 ? dims[1] : dims[0];
+    const int32_t index_types[] = {ACL_INT64, ACL_INT32, ACL_UINT8};
+    for (int k = 0; k < op.input_count; ++k) {
+        const aclnn_cpu::InputDescription& input = op.inputs[k];
+        const int slot = InputSlot(op.input_count, k);
+        if (input.domain == aclnn_cpu::ValueDomain::kClassIndex)
+            set(slot, per_sample, index_types[in.ConsumeIntegralInRange<int>(0, 2)]);
+        else if (input.shape == aclnn_cpu::InputShape::kPerClass)
+            set(slot, {classes}, type);
+        else if (input.shape == aclnn_cpu::InputShape::kOneElement)
+            set(slot, {1}, type);
+        else if (aclnn_cpu::RoleOf(op, k) == aclnn_cpu::InputRole::kIncomingGradient)
+            set(slot, reduction == 0 ? per_sample : std::vector<int64_t>{}, type);
+    }
+    set(kOutSlot, aclnn_cpu::IsGradient(op) ? dims : reduction == 0 ? per_sample : std::vector<int64_t>{}, type);
+    if (second_out_slot >= 0) set(second_out_slot, {1}, type);
+}
+
+// Runs phase 2 of an NLL loss (Iteration::kClassIndex): a target outside the classes is refused with 161002
+// and a message, nothing written; otherwise every byte that changed lies in an output's view. Calls of more
+// than kMaxReducedElements samples (stride-0 targets) run phase 1 only.
+void RunClassIndexCall(const Fixture& f, const aclnn_cpu::OperatorDescription& op, aclOpExecutor* executor,
+                       uint64_t workspace_size, std::vector<int> out_slots) {
+    const int target_slot = InputSlot(op.input_count, op.self_input + 1);
+    if (Count(f.descriptions[target_slot].dims) > kMaxReducedElements) {
+        if (aclSetAclOpExecutorRepeatable(executor) != 0 || aclDestroyAclOpExecutor(executor) != 0)
+            Fail("cannot release an executor without running it");
+        return;
+    }
+    void* workspace = nullptr;
+    if (workspace_size > 0 && aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_NORMAL_ONLY) != ACL_SUCCESS)
+        Fail("cannot allocate the workspace");
+    const aclnnStatus run = op.run(workspace, workspace_size, executor, nullptr);
+    if (aclrtSynchronizeStream(nullptr) != ACL_SUCCESS) Fail("the stream reported a failure");
+    if (workspace != nullptr) aclrtFree(workspace);
+    if (run != 0) {
+        if (run != 161002 || aclGetRecentErrMsg() == nullptr) Fail("phase 2 failed other than on a target");
+        for (const auto& r : f.regions)
+            if (std::memcmp(r->base, r->before.data(), r->bytes) != 0) Fail("a refused phase 2 wrote memory");
+        return;
+    }
+    for (const auto& r : f.regions) {
+        for (size_t b = 0; b < r->bytes; ++b) {
+            if (r->base[b] == r->before[b]) continue;
+            bool in_an_output = false;
+            for (int slot : out_slots) {
+                if (slot < 0 || f.tensors[slot] == nullptr) continue;
+                const TensorDescription& o = f.descriptions[slot];
+                const int64_t element = o.dtype == ACL_DOUBLE ? 8 : ElementBytes(o.dtype);  // out may be DOUBLE
+                void* address = nullptr;
+                aclGetRawTensorAddr(f.tensors[slot], &address);
+                const char* first = static_cast<const char*>(address) + o.offset * element;
+                const char* end = static_cast<const char*>(address) + std::max<int64_t>(Span(o), 0) * element;
+                in_an_output = in_an_output || (r->base + b >= first && r->base + b < end);
+            }
+            if (!in_an_output) Fail("a byte outside the outputs changed");
+        }
+    }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -452,8 +533,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // Read last, one byte (as the bool it was): older corpus entries still decode as the operator they had.
     const aclnn_cpu::OperatorDescription& op =
         aclnn_cpu::kOperators[in.ConsumeIntegralInRange<int>(0, aclnn_cpu::kOperatorCount - 1)];
-    // The NLL losses' class-index calls (two outputs, integer targets) are not built here yet.
-    if (op.iteration == aclnn_cpu::Iteration::kClassIndex) return 0;
     // Then what older entries did not have: the slots of a fourth and fifth input, the other parameters.
     for (int k = 4; k < kSlots; ++k) f.descriptions[k] = Describe(in);
     std::vector<double> parameters;
@@ -464,6 +543,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     bool used[kSlots] = {};
     used[kOutSlot] = true;
     for (int k = 0; k < op.input_count; ++k) used[InputSlot(op.input_count, k)] = true;
+    // A second output (aclnnNLLLoss's totalWeightOut) takes the first slot no input uses.
+    int second_out_slot = -1;
+    for (int k = 0; k < kSlots && op.output_count == 2; ++k)
+        if (!used[k] && second_out_slot < 0) second_out_slot = k;
+    if (second_out_slot >= 0) used[second_out_slot] = true;
+    if (op.iteration == aclnn_cpu::Iteration::kClassIndex)
+        ShapeClassIndexCall(in, op, aclnn_cpu::ReductionValue(op, parameters.data()), second_out_slot, &f);
 
     for (int k = 0; k < kSlots; ++k) {
         const TensorDescription& t = f.descriptions[k];
@@ -522,8 +608,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     aclOpExecutor* executor = sentinel;
     const aclTensor* inputs[aclnn_cpu::kMaxOperatorInputs] = {};
     for (int k = 0; k < op.input_count; ++k) inputs[k] = f.tensors[InputSlot(op.input_count, k)];
-    const aclnnStatus status =
-        op.Phase1(inputs, parameters.data(), f.tensors[kOutSlot], &workspace_size, &executor);
+    aclTensor* const outs[] = {f.tensors[kOutSlot], second_out_slot >= 0 ? f.tensors[second_out_slot] : nullptr};
+    const aclnnStatus status = op.get_workspace_size(inputs, parameters.data(), outs, &workspace_size, &executor);
     if (status != 0) {
         // 161001, 161002, or the row's own status for what CANN reports as an internal failure
         // (aclnnBinaryCrossEntropy's 561103).
@@ -533,6 +619,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (aclGetRecentErrMsg() == nullptr) Fail("a failed phase 1 left no message");
         for (auto& r : f.regions)
             if (std::memcmp(r->base, r->before.data(), r->bytes) != 0) Fail("a failed phase 1 wrote memory");
+        return 0;
+    }
+    if (op.iteration == aclnn_cpu::Iteration::kClassIndex) {
+        RunClassIndexCall(f, op, executor, workspace_size, {kOutSlot, second_out_slot});
         return 0;
     }
     std::vector<int64_t> shape;

@@ -27,7 +27,7 @@ ACLNN_CPU_OPERATOR_ROW(nll_loss) =
         .Parameters({operator_rows::kReduction, operator_rows::kIgnoreIndex})
         .Result(ResultRule::kLossPerSample)
         .Dtypes(&validation::kFloatTypesBf16FromAtlasA2)
-        .ByClassIndex()
+        .ByClassIndex(1, 2)
         .Aten("nll_loss_forward", AtenResultType::kSelf);
 
 ACLNN_CPU_OPERATOR_ROW(nll_loss2d) =
@@ -38,7 +38,7 @@ ACLNN_CPU_OPERATOR_ROW(nll_loss2d) =
         .Parameters({operator_rows::kReduction, operator_rows::kIgnoreIndex})
         .Result(ResultRule::kLossPerSample)
         .Dtypes(&validation::kFloatTypesBf16FromAtlasA2)
-        .ByClassIndex()
+        .ByClassIndex(4, 4)
         .Aten("nll_loss2d_forward", AtenResultType::kSelf);
 
 ACLNN_CPU_OPERATOR_ROW(nll_loss_backward) =
@@ -50,7 +50,7 @@ ACLNN_CPU_OPERATOR_ROW(nll_loss_backward) =
         .Parameters({operator_rows::kReduction, operator_rows::kIgnoreIndex})
         .Result(ResultRule::kGradient)
         .Dtypes(&validation::kFloatTypesBf16FromAtlasA2)
-        .ByClassIndex()
+        .ByClassIndex(1, 2)
         .Aten("nll_loss_backward", AtenResultType::kSelf);
 
 ACLNN_CPU_OPERATOR_ROW(nll_loss2d_backward) =
@@ -62,7 +62,7 @@ ACLNN_CPU_OPERATOR_ROW(nll_loss2d_backward) =
         .Parameters({operator_rows::kReduction, operator_rows::kIgnoreIndex})
         .Result(ResultRule::kGradient)
         .Dtypes(&validation::kFloatTypesBf16FromAtlasA2, true)
-        .ByClassIndex()
+        .ByClassIndex(4, 4)
         .Aten("nll_loss2d_backward", AtenResultType::kSelf);
 
 }  // namespace aclnn_cpu
