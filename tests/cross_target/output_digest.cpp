@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -44,7 +45,7 @@ class Buffer {
 public:
     // values must be exact in type (ExactIn16Bits for the 16-bit types): they are encoded, not rounded.
     Buffer(const std::vector<int64_t>& dims, aclDataType type, const std::vector<float>& values) {
-        const size_t element = type == ACL_FLOAT ? 4 : 2;
+        const size_t element = type == ACL_FLOAT ? 4 : type == ACL_INT64 ? 8 : 2;
         bytes_ = values.size() * element;
         std::vector<unsigned char> host(bytes_);
         for (size_t i = 0; i < values.size(); ++i) test_support::EncodeElement(values[i], type, &host[i * element]);
@@ -109,6 +110,59 @@ std::vector<float> DomainValues(Stream* stream, aclnn_cpu::ValueDomain domain, i
     return values;
 }
 
+// An NLL loss (Iteration::kClassIndex) on the pass's values: self [256, 64] (or [4, 32, 8, 16] for the 2-D
+// forms), targets in range with every fifth sample ignored, weights exact in every dtype; every reduction, every
+// output.
+void DigestClassIndexRow(const aclnn_cpu::OperatorDescription& row, aclDataType type, Stream* stream,
+                         const std::function<std::vector<float>(int64_t)>& values, Digest* digest) {
+    const std::vector<int64_t> self_dims = row.self_min_rank == 4 ? std::vector<int64_t>{4, 32, 8, 16}
+                                                                  : std::vector<int64_t>{256, 64};
+    const int64_t classes = self_dims[1];
+    std::vector<int64_t> per_sample = {self_dims[0]};
+    per_sample.insert(per_sample.end(), self_dims.begin() + 2, self_dims.end());
+    int64_t samples = 1;
+    for (int64_t d : per_sample) samples *= d;
+    Buffer self(self_dims, type, values(samples * classes));
+    std::vector<float> targets, weights;
+    for (int64_t i = 0; i < samples; ++i)
+        targets.push_back(i % 5 == 0 ? -100.0f : static_cast<float>(stream->Next(classes)));
+    for (int64_t c = 0; c < classes; ++c) weights.push_back(static_cast<float>(stream->Next(8) + 1) / 4.0f);
+    Buffer target(per_sample, ACL_INT64, targets);
+    Buffer weight({classes}, type, weights);
+    Buffer total_weight({1}, type, {24.0f});
+    for (int64_t reduction : {0, 1, 2}) {
+        Buffer grad(reduction == 0 ? per_sample : std::vector<int64_t>{}, type, values(reduction == 0 ? samples : 1));
+        std::vector<const aclTensor*> inputs;
+        for (int k = 0; k < row.input_count; ++k) {
+            const aclnn_cpu::InputDescription& input = row.inputs[k];
+            inputs.push_back(k == row.self_input                                         ? self.tensor()
+                             : input.domain == aclnn_cpu::ValueDomain::kClassIndex        ? target.tensor()
+                             : input.shape == aclnn_cpu::InputShape::kPerClass            ? weight.tensor()
+                             : input.shape == aclnn_cpu::InputShape::kOneElement          ? total_weight.tensor()
+                                                                                          : grad.tensor());
+        }
+        const std::vector<int64_t> out_dims = aclnn_cpu::IsGradient(row) ? self_dims
+                                              : reduction == 0             ? per_sample
+                                                                           : std::vector<int64_t>{};
+        int64_t out_count = 1;
+        for (int64_t d : out_dims) out_count *= d;
+        Buffer out(out_dims, type, std::vector<float>(static_cast<size_t>(out_count), 0.0f));
+        Buffer second({1}, type, {0.0f});
+        aclTensor* const outs[] = {out.tensor(), second.tensor()};
+        const double parameters[] = {static_cast<double>(reduction), -100.0};
+        uint64_t workspace_size = 0;
+        aclOpExecutor* executor = nullptr;
+        if (row.get_workspace_size(inputs.data(), parameters, outs, &workspace_size, &executor) != ACL_SUCCESS) {
+            std::fprintf(stderr, "%s refused the digest's case: %s\n", row.api_name, aclGetRecentErrMsg());
+            return;
+        }
+        row.run(nullptr, 0, executor, nullptr);
+        aclrtSynchronizeStream(nullptr);
+        out.AddTo(digest, type);
+        if (row.output_count == 2) second.AddTo(digest, type);
+    }
+}
+
 // The digest of every row on every dtype and reduction, the inputs spread over wide ranges (most special
 // handling: negative probabilities, logs of values outside their domain); then, in fp32, every input drawn
 // from its row's domain (the fast forms real data takes).
@@ -154,8 +208,11 @@ uint64_t DigestOfAllCases(int row_count) {
         Buffer column_sums({columns}, ACL_FLOAT, std::vector<float>(static_cast<size_t>(columns), 0.0f));
         for (int row_index = 0; row_index < row_count; ++row_index) {
             const aclnn_cpu::OperatorDescription& row = aclnn_cpu::kOperators[row_index];
-            // The NLL losses' class-index calls are test_nll_loss's (their digest: its same-bits tests).
-            if (row.iteration == aclnn_cpu::Iteration::kClassIndex) continue;
+            if (row.iteration == aclnn_cpu::Iteration::kClassIndex) {
+                DigestClassIndexRow(row, type, &stream, [&](int64_t count) { return values(count, 1000, 100.0f); },
+                                    &digest);
+                continue;
+            }
             // self is self, an incoming gradient is grad, an input of self's exact shape is whole_target, any
             // other input is the broadcast target.
             std::vector<const aclTensor*> inputs;
