@@ -166,7 +166,8 @@ TEST(Samples, NllLoss2dBackwardNone) {
     }
 }
 
-// CANN's aclnnNLLLoss2d sample passes the target 2 for C = 2: refused when the operator runs, nothing written.
+// CANN's aclnnNLLLoss2d sample passes the target 2 for C = 2: the kernel fails before writing anything, and the
+// stream's synchronisation returns 161002.
 TEST(Samples, NllLoss2dSampleTargetOutOfRange) {
     const OperatorDescription& row = Row("nll_loss2d");
     Call call;
@@ -210,6 +211,24 @@ TEST(Targets, OutOfRangeIsRefusedBeforeAnythingIsWritten) {
                 EXPECT_EQ(call.tensors[i]->Download(), before[i]) << name << ": tensor " << i << " changed";
         }
     }
+}
+
+// Targets an asynchronous copy queued before the operator writes are the ones the kernel reads (phase 2 itself
+// reads none: on the NPU the copy may not have run yet either).
+TEST(Targets, WrittenByQueuedWorkAreReadWhenTheKernelRuns) {
+    const OperatorDescription& row = Row("nll_loss");
+    Call call;
+    call.tensors.push_back(Tensor(Spec({3, 4}), {-1, -2, -3, -4, -5, -6, -7, -8, -9, -10, -11, -12}));
+    call.tensors.push_back(Tensor(Spec({3}, ACL_INT64), {99, -7, 1234}));  // out of bounds until the copy runs
+    call.tensors.push_back(Tensor(Spec({4}), {1, 1, 1, 1}));
+    call.tensors.push_back(Tensor(Spec({}), {0}));
+    call.tensors.push_back(Tensor(Spec({1}), {0}));
+    static const int64_t targets[3] = {3, 0, 2};
+    ASSERT_EQ(aclrtMemcpyAsync(call.tensors[1]->device(), sizeof targets, targets, sizeof targets,
+                               ACL_MEMCPY_HOST_TO_DEVICE, nullptr),
+              ACL_SUCCESS);
+    ASSERT_EQ(RunCall(row, call, 2), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    EXPECT_EQ(Values(*call.tensors[3])[0], 4 + 5 + 11);
 }
 
 TEST(Targets, IgnoreIndexMayBeAnyValueAndUint8TargetsRead) {

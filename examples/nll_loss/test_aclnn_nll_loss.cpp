@@ -8,7 +8,7 @@
  *   aclnnNLLLossBackward, gradOutput [3.1, 6.5], the same self, target and weight, none:
  *     out[n, t] = -weight[t] * gradOutput[n], 0 elsewhere;
  *   aclnnNLLLoss2d, self [1, 2, 3, 2] = [0.1, 1.1, ..., 11.1], target [1, 3, 2] = [1, 0, 1, 1, 2, 1], weight
- *     [1.1, 1.2]: CANN's sample passes the target 2 with two classes, which is refused (161002);
+ *     [1.1, 1.2]: CANN's sample passes the target 2 with two classes, which fails the kernel (161002);
  *   aclnnNLLLoss2dBackward, gradOutput [3, 1, 1] = [2.7, 2.6, 2.5], self [3, 5, 1, 1], target [2, 3, 1]
  *     (INT64), weight 1, none: out[n, t] = -gradOutput[n].
  */
@@ -195,11 +195,13 @@ int main()
                     &deviceAddrs);
     CHECK_RET(ret == 0, LOG_PRINT("aclnnNLLLossBackward failed. ERROR: %d, %s\n", ret, aclGetRecentErrMsg());
               return ret);
-    // CANN's sample's target 2 is not a class of two: refused when the operator is launched.
+    // CANN's sample's target 2 is not a class of two: the kernel fails, before writing anything, and the stream's
+    // synchronisation says so.
     ret = aclnnNLLLoss2dGetWorkspaceSize(image2d, target2d, weight2d, 0, -100, losses2d, totalWeight2d,
                                          &workspaceSize, &executor);
     ret = RunPhase2("aclnnNLLLoss2d", ret, workspaceSize, executor, stream, aclnnNLLLoss2d, &deviceAddrs);
-    LOG_PRINT("nll loss 2d status is: %d\n", ret);
+    CHECK_RET(ret == 0, LOG_PRINT("aclnnNLLLoss2d failed. ERROR: %d, %s\n", ret, aclGetRecentErrMsg()); return ret);
+    LOG_PRINT("nll loss 2d synchronisation status is: %d\n", aclrtSynchronizeStream(stream));
     ret = aclnnNLLLoss2dBackwardGetWorkspaceSize(grad2d, self2d, targetInt64, ones, 0, -100, one, gradient2d,
                                                  &workspaceSize, &executor);
     ret = RunPhase2("aclnnNLLLoss2dBackward", ret, workspaceSize, executor, stream, aclnnNLLLoss2dBackward,

@@ -3,8 +3,8 @@
  *   loss[n] = -weight[t] * self[n, t] for t = target[n], 0 where t == ignoreIndex
  * (ops-nn loss/nll_loss). reduction 0 none (out [N]), 1 mean (the sum divided by totalWeightOut, the sum of the
  * weights counted), 2 sum; totalWeightOut is written for mean and sum only. A target outside [0, C) that is not
- * ignoreIndex is refused (161002) when the operator runs. FLOAT, FLOAT16; BFLOAT16 too on Atlas A2/A3 and
- * Ascend 950. */
+ * ignoreIndex fails the kernel before it writes anything: aclrtSynchronizeStream returns 161002. FLOAT, FLOAT16;
+ * BFLOAT16 too on Atlas A2/A3 and Ascend 950. */
 #ifndef ACLNN_CPU_INC_ACLNNOP_ACLNN_NLL_LOSS_H
 #define ACLNN_CPU_INC_ACLNNOP_ACLNN_NLL_LOSS_H
 
@@ -21,7 +21,7 @@ ACLNN_API aclnnStatus aclnnNLLLossGetWorkspaceSize(const aclTensor *self, const 
                                                    aclTensor *out, aclTensor *totalWeightOut, uint64_t *workspaceSize,
                                                    aclOpExecutor **executor);
 
-/* Phase 2: checks the targets, then enqueues the planned computation on stream (NULL: the default stream). */
+/* Phase 2: enqueues the planned computation on stream (NULL: the default stream). */
 ACLNN_API aclnnStatus aclnnNLLLoss(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
                                    aclrtStream stream);
 

@@ -3,8 +3,8 @@
  *   loss[n, h, w] = -weight[t] * self[n, t, h, w] for t = target[n, h, w], 0 where t == ignoreIndex
  * (ops-nn loss/nll_loss). reduction 0 none (out target's shape), 1 mean (the sum divided by totalWeightOut, the
  * sum of the weights counted), 2 sum; totalWeightOut is written for mean and sum only. A target outside [0, C)
- * that is not ignoreIndex is refused (161002) when the operator runs. FLOAT, FLOAT16; BFLOAT16 too on Atlas
- * A2/A3 and Ascend 950. */
+ * that is not ignoreIndex fails the kernel before it writes anything: aclrtSynchronizeStream returns 161002.
+ * FLOAT, FLOAT16; BFLOAT16 too on Atlas A2/A3 and Ascend 950. */
 #ifndef ACLNN_CPU_INC_ACLNNOP_ACLNN_NLL_LOSS2D_H
 #define ACLNN_CPU_INC_ACLNNOP_ACLNN_NLL_LOSS2D_H
 
@@ -21,7 +21,7 @@ ACLNN_API aclnnStatus aclnnNLLLoss2dGetWorkspaceSize(const aclTensor *self, cons
                                                      aclTensor *out, aclTensor *totalWeightOut,
                                                      uint64_t *workspaceSize, aclOpExecutor **executor);
 
-/* Phase 2: checks the targets, then enqueues the planned computation on stream (NULL: the default stream). */
+/* Phase 2: enqueues the planned computation on stream (NULL: the default stream). */
 ACLNN_API aclnnStatus aclnnNLLLoss2d(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
                                      aclrtStream stream);
 

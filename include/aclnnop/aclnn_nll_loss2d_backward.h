@@ -3,8 +3,8 @@
  *                     -weight[t] * (gradOutput / totalWeight) (mean), for t = target[n, h, w] != ignoreIndex;
  *                     0 elsewhere
  * (ops-nn loss/nll_loss_grad). totalWeight is `aclTensor *` here, as in CANN's header. A target outside [0, C)
- * that is not ignoreIndex is refused (161002) when the operator runs. FLOAT, FLOAT16; BFLOAT16 too on Atlas
- * A2/A3 and Ascend 950. */
+ * that is not ignoreIndex fails the kernel before it writes anything: aclrtSynchronizeStream returns 161002.
+ * FLOAT, FLOAT16; BFLOAT16 too on Atlas A2/A3 and Ascend 950. */
 #ifndef ACLNN_CPU_INC_ACLNNOP_ACLNN_NLL_LOSS2D_BACKWARD_H
 #define ACLNN_CPU_INC_ACLNNOP_ACLNN_NLL_LOSS2D_BACKWARD_H
 
@@ -22,7 +22,7 @@ ACLNN_API aclnnStatus aclnnNLLLoss2dBackwardGetWorkspaceSize(const aclTensor *gr
                                                              aclTensor *totalWeight, aclTensor *out,
                                                              uint64_t *workspaceSize, aclOpExecutor **executor);
 
-/* Phase 2: checks the targets, then enqueues the planned computation on stream (NULL: the default stream). */
+/* Phase 2: enqueues the planned computation on stream (NULL: the default stream). */
 ACLNN_API aclnnStatus aclnnNLLLoss2dBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
                                              aclrtStream stream);
 

@@ -1,8 +1,8 @@
 /* aclnn-cpu: aclnnNLLLossBackward, the gradient of aclnnNLLLoss with respect to self [C] or [N, C]:
  *   out[n, t] = -weight[t] * gradOutput[n] (none), -weight[t] * gradOutput (sum),
  *               -weight[t] * (gradOutput / totalWeight) (mean), for t = target[n] != ignoreIndex; 0 elsewhere
- * (ops-nn loss/nll_loss_grad). A target outside [0, C) that is not ignoreIndex is refused (161002) when the
- * operator runs. FLOAT, FLOAT16; BFLOAT16 too on Atlas A2/A3 and Ascend 950. */
+ * (ops-nn loss/nll_loss_grad). A target outside [0, C) that is not ignoreIndex fails the kernel before it writes
+ * anything: aclrtSynchronizeStream returns 161002. FLOAT, FLOAT16; BFLOAT16 too on Atlas A2/A3 and Ascend 950. */
 #ifndef ACLNN_CPU_INC_ACLNNOP_ACLNN_NLL_LOSS_BACKWARD_H
 #define ACLNN_CPU_INC_ACLNNOP_ACLNN_NLL_LOSS_BACKWARD_H
 
@@ -20,7 +20,7 @@ ACLNN_API aclnnStatus aclnnNLLLossBackwardGetWorkspaceSize(const aclTensor *grad
                                                            const aclTensor *totalWeight, aclTensor *out,
                                                            uint64_t *workspaceSize, aclOpExecutor **executor);
 
-/* Phase 2: checks the targets, then enqueues the planned computation on stream (NULL: the default stream). */
+/* Phase 2: enqueues the planned computation on stream (NULL: the default stream). */
 ACLNN_API aclnnStatus aclnnNLLLossBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
                                            aclrtStream stream);
 

@@ -46,7 +46,7 @@ constexpr int kSlots = aclnn_cpu::kMaxOperatorInputs + 1;  // the inputs, then o
 constexpr int kOut = aclnn_cpu::kMaxOperatorInputs;
 
 // One operator call's buffers: host sources and results, device blocks, tensors (the row's inputs in order, an
-// absent optional one null; out last). Everything it touches stays alive until the job has been verified,
+// absent optional one null; out last; an NLL loss's total weight in the `second` ones). Everything it touches stays alive until the job has been verified,
 // after a sync of its stream.
 struct Job {
     int64_t rows = 0, columns = 0;
@@ -64,11 +64,18 @@ struct Job {
     void* device[kSlots] = {};
     aclTensor* tensors[kSlots] = {};
     aclrtStream stream = nullptr;
+    // An NLL loss (Iteration::kClassIndex): self's dims, and the forward's second output.
+    std::vector<int64_t> self_dims;
+    std::vector<char> host_second;
+    void* device_second = nullptr;
+    aclTensor* tensor_second = nullptr;
 
     ~Job() {
         for (aclTensor* t : tensors) aclDestroyTensor(t);
         for (void* d : device)
             if (d != nullptr) aclrtFree(d);
+        aclDestroyTensor(tensor_second);
+        if (device_second != nullptr) aclrtFree(device_second);
     }
 
     int64_t reduction() const { return aclnn_cpu::ReductionValue(*op, parameters.data()); }
@@ -104,11 +111,13 @@ struct Job {
 };
 
 // A value of the row's parameter p that CANN accepts: reduction 0..2 (3 too where any value is a sum), beta
-// mostly near 1 and sometimes 0, booleans either way.
+// mostly near 1 and sometimes 0, booleans either way, dim and ignoreIndex their defaults.
 double RandomParameter(const aclnn_cpu::ParameterDescription& p, std::mt19937_64& rng) {
     if (p.type == aclnn_cpu::ParameterType::kReduction) return static_cast<double>(rng() % (p.maximum > 2 ? 4 : 3));
     if (p.type == aclnn_cpu::ParameterType::kBool) return static_cast<double>(rng() % 2);
-    if (p.type == aclnn_cpu::ParameterType::kInt64 || p.type == aclnn_cpu::ParameterType::kDim) return p.default_value;
+    if (p.type == aclnn_cpu::ParameterType::kInt64 || p.type == aclnn_cpu::ParameterType::kDim ||
+        p.type == aclnn_cpu::ParameterType::kIgnoreIndex)
+        return p.default_value;  // dim -1; ignoreIndex -100, the targets' ignored value
     return rng() % 8 == 0 ? std::max(p.minimum, 0.0) : std::uniform_real_distribution<double>(0.1, 4.0)(rng);
 }
 
@@ -123,6 +132,98 @@ double RandomValue(aclnn_cpu::ValueDomain domain, std::mt19937_64& rng) {
     }
 }
 
+// A device copy of host bytes, enqueued on stream, with its tensor of dims and type.
+bool Upload(const std::vector<char>& host, const std::vector<int64_t>& dims, aclDataType type, aclrtStream stream,
+            void** device, aclTensor** tensor) {
+    if (aclrtMalloc(device, std::max<size_t>(host.size(), 1), ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) return false;
+    *tensor = aclCreateTensor(dims.data(), dims.size(), type, nullptr, 0, ACL_FORMAT_ND, dims.data(), dims.size(),
+                              *device);
+    return host.empty() || aclrtMemcpyAsync(*device, host.size(), host.data(), host.size(),
+                                            ACL_MEMCPY_HOST_TO_DEVICE, stream) == ACL_SUCCESS;
+}
+
+// An NLL loss (Iteration::kClassIndex): self [rows, columns] ([rows, columns, 1, 1] for the 2-D forms) of
+// log-probabilities, a target per row (one in eight ignored), a weight per class, every reduction; outputs
+// prefilled with 0x7f bytes.
+std::unique_ptr<Job> LaunchClassIndex(std::unique_ptr<Job> job, std::mt19937_64& rng) {
+    const aclnn_cpu::OperatorDescription& op = *job->op;
+    const aclDataType type = kTypes[rng() % 3];
+    job->self_dims = {job->rows, job->columns};
+    std::vector<int64_t> per_sample = {job->rows};
+    if (op.self_min_rank == 4) {
+        job->self_dims.insert(job->self_dims.end(), {1, 1});
+        per_sample.insert(per_sample.end(), {1, 1});
+    }
+    const int64_t reduction = job->reduction();
+    for (int k = 0; k < op.input_count; ++k) {
+        const aclnn_cpu::InputDescription& input = op.inputs[k];
+        const bool index = input.domain == aclnn_cpu::ValueDomain::kClassIndex;
+        const std::vector<int64_t> dims = k == op.self_input                                    ? job->self_dims
+                                          : index                                               ? per_sample
+                                          : input.shape == aclnn_cpu::InputShape::kPerClass     ? std::vector<int64_t>{job->columns}
+                                          : input.shape == aclnn_cpu::InputShape::kOneElement   ? std::vector<int64_t>{1}
+                                          : reduction == 0                                      ? per_sample
+                                                                                                : std::vector<int64_t>{};
+        int64_t count = 1;
+        for (int64_t d : dims) count *= d;
+        job->types[k] = index ? ACL_INT64 : type;
+        job->present[k] = true;
+        job->host_in[k].resize(static_cast<size_t>(count * (index ? 8 : Size(type))));
+        for (int64_t i = 0; i < count; ++i) {
+            char* at = job->host_in[k].data() + i * (index ? 8 : Size(type));
+            if (index) {
+                const int64_t target = rng() % 8 == 0 ? -100 : static_cast<int64_t>(rng() % job->columns);
+                std::memcpy(at, &target, 8);
+                continue;
+            }
+            const double value = k == op.self_input ? std::uniform_real_distribution<double>(-8.0, 0.0)(rng)
+                                 : input.shape == aclnn_cpu::InputShape::kPerClass
+                                     ? std::uniform_real_distribution<double>(0.25, 2.0)(rng)
+                                 : input.shape == aclnn_cpu::InputShape::kOneElement
+                                     ? std::uniform_real_distribution<double>(1.0, 64.0)(rng)
+                                     : std::uniform_real_distribution<double>(-2.0, 2.0)(rng);
+            test_support::EncodeElement(test_support::RoundToType(value, type), type, at);
+        }
+        if (!Upload(job->host_in[k], dims, job->types[k], job->stream, &job->device[k], &job->tensors[k])) {
+            Failure("uploading an input failed");
+            return nullptr;
+        }
+    }
+    const std::vector<int64_t> out_dims = aclnn_cpu::IsGradient(op) ? job->self_dims
+                                          : reduction == 0          ? per_sample
+                                                                    : std::vector<int64_t>{};
+    int64_t out_count = 1;
+    for (int64_t d : out_dims) out_count *= d;
+    job->types[kOut] = type;
+    job->present[kOut] = true;
+    job->host_out.assign(static_cast<size_t>(out_count * Size(type)), 0x7f);
+    job->host_second.assign(static_cast<size_t>(Size(type)), 0x7f);
+    if (!Upload(job->host_out, out_dims, type, job->stream, &job->device[kOut], &job->tensors[kOut]) ||
+        (op.output_count == 2 &&
+         !Upload(job->host_second, {1}, type, job->stream, &job->device_second, &job->tensor_second))) {
+        Failure("uploading an output failed");
+        return nullptr;
+    }
+    const aclTensor* inputs[aclnn_cpu::kMaxOperatorInputs] = {};
+    for (int k = 0; k < op.input_count; ++k) inputs[k] = job->tensors[k];
+    aclTensor* const outs[] = {job->tensors[kOut], job->tensor_second};
+    uint64_t workspace_size = 0;
+    aclOpExecutor* executor = nullptr;
+    if (op.get_workspace_size(inputs, job->parameters.data(), outs, &workspace_size, &executor) != 0 ||
+        workspace_size != 0 || op.run(nullptr, 0, executor, job->stream) != 0) {
+        Failure("operator call failed");
+        return nullptr;
+    }
+    if (aclrtMemcpyAsync(job->host_out.data(), job->host_out.size(), job->device[kOut], job->host_out.size(),
+                         ACL_MEMCPY_DEVICE_TO_HOST, job->stream) != ACL_SUCCESS ||
+        (op.output_count == 2 &&
+         aclrtMemcpyAsync(job->host_second.data(), job->host_second.size(), job->device_second,
+                          job->host_second.size(), ACL_MEMCPY_DEVICE_TO_HOST, job->stream) != ACL_SUCCESS))
+        Failure("aclrtMemcpyAsync D2H failed");
+    g_operations.fetch_add(1);
+    return job;
+}
+
 // Prepares a job and enqueues: H2D copies of the inputs, a memset of out, the operator, a D2H copy of out.
 std::unique_ptr<Job> Launch(std::mt19937_64& rng, aclrtStream stream) {
     auto job = std::make_unique<Job>();
@@ -131,12 +232,10 @@ std::unique_ptr<Job> Launch(std::mt19937_64& rng, aclrtStream stream) {
     const int64_t n = std::max<int64_t>(1, (int64_t{1} << magnitude) + static_cast<int64_t>(rng() % 97));
     job->columns = std::max<int64_t>(1, std::min<int64_t>(n, 1 + static_cast<int64_t>(rng() % 300)));
     job->rows = std::max<int64_t>(1, n / job->columns);
-    // The NLL losses' class-index calls are not built here (test_nll_loss has their threads and streams).
-    do {
-        job->op = &aclnn_cpu::kOperators[rng() % aclnn_cpu::kOperatorCount];
-    } while (job->op->iteration == aclnn_cpu::Iteration::kClassIndex);
+    job->op = &aclnn_cpu::kOperators[rng() % aclnn_cpu::kOperatorCount];
     const aclnn_cpu::OperatorDescription& op = *job->op;
     for (int p = 0; p < op.parameter_count; ++p) job->parameters.push_back(RandomParameter(op.parameters[p], rng));
+    if (op.iteration == aclnn_cpu::Iteration::kClassIndex) return LaunchClassIndex(std::move(job), rng);
     for (auto& t : job->types) t = kTypes[rng() % 3];
     if (op.inputs_share_dtype)
         for (int k = 0; k < op.input_count; ++k) job->types[k] = job->types[op.self_input];
@@ -238,9 +337,81 @@ bool VerifySum(const Job& job, int64_t first, int64_t step, int64_t count, int64
     return problem[0] == '\0';
 }
 
+bool SameValue(double a, double b) { return a == b ? std::signbit(a) == std::signbit(b) : std::isnan(a) && std::isnan(b); }
+
+double Ulp(double v, aclDataType type) {
+    int exponent;
+    std::frexp(v == 0 ? 1e-30 : v, &exponent);
+    return std::ldexp(1.0, exponent - (type == ACL_FLOAT ? 24 : type == ACL_FLOAT16 ? 11 : 8));
+}
+
+// An NLL loss's results (Ascend 950's arithmetic, the default SoC: the kernel computes self's dtype) against
+// its steps in float64: each sample's -(w * x) rounded to fp32 and then to self's dtype, a gradient's zeros and
+// -(g * w) at the target, a mean or sum and the total weight within an ulp or two of the exact sums.
+void VerifyClassIndex(const Job& job) {
+    const aclnn_cpu::OperatorDescription& op = *job.op;
+    const aclDataType type = job.types[kOut];
+    const int self = op.self_input, target = self + 1;
+    int weight = -1, gradient = -1, total = -1;
+    for (int k = 0; k < op.input_count; ++k) {
+        if (op.inputs[k].shape == aclnn_cpu::InputShape::kPerClass) weight = k;
+        if (op.inputs[k].shape == aclnn_cpu::InputShape::kOneElement) total = k;
+        if (aclnn_cpu::RoleOf(op, k) == aclnn_cpu::InputRole::kIncomingGradient) gradient = k;
+    }
+    auto value = [&](int k, int64_t i) {
+        return test_support::DecodeElement(job.host_in[k].data() + i * Size(job.types[k]), job.types[k]);
+    };
+    auto out = [&](int64_t i) { return test_support::DecodeElement(job.host_out.data() + i * Size(type), type); };
+    const int64_t reduction = job.reduction();
+    long double loss_sum = 0, weight_sum = 0;
+    int64_t checked = 0;
+    for (int64_t n = 0; n < job.rows; ++n) {
+        int64_t t;
+        std::memcpy(&t, job.host_in[target].data() + n * 8, 8);
+        const bool ignored = t == -100;
+        const double w = ignored ? 0 : value(weight, t), x = ignored ? 0 : value(self, n * job.columns + t);
+        loss_sum -= static_cast<long double>(w) * x;
+        weight_sum += w;
+        if (aclnn_cpu::IsGradient(op)) {
+            float scale = static_cast<float>(value(gradient, reduction == 0 ? n : 0));
+            if (reduction == 1) scale = static_cast<float>(scale / value(total, 0));
+            for (int64_t c = 0; c < job.columns; ++c) {
+                const double expected = ignored || c != t ? 0.0
+                                        : -test_support::RoundToType(static_cast<float>(scale * w), type);
+                if (!SameValue(out(n * job.columns + c), expected)) {
+                    Failure("an NLL gradient differs from its steps in float64");
+                    return;
+                }
+            }
+            checked += job.columns;
+        } else if (reduction == 0) {
+            const double expected = ignored ? 0.0 : -test_support::RoundToType(static_cast<float>(w * x), type);
+            if (!SameValue(out(n), expected)) {
+                Failure("an NLL loss differs from its steps in float64");
+                return;
+            }
+            ++checked;
+        }
+    }
+    if (!aclnn_cpu::IsGradient(op) && reduction != 0) {
+        const double exact = static_cast<double>(reduction == 1 ? loss_sum / weight_sum : loss_sum);
+        const double bound = Ulp(exact, type) * (type == ACL_FLOAT ? 2 : 1);
+        const double total_weight = test_support::DecodeElement(job.host_second.data(), type);
+        if (!(std::fabs(out(0) - exact) <= bound || (std::isnan(exact) && std::isnan(out(0)))) ||
+            !(std::fabs(total_weight - static_cast<double>(weight_sum)) <= Ulp(static_cast<double>(weight_sum), type)))
+            Failure("an NLL mean, sum or total weight differs from the float64 one");
+        checked = 2;
+    }
+    g_checked_elements.fetch_add(checked);
+}
+
 // Checks a finished job's result (every element up to 4096, else 4096 random ones).
 void Verify(const Job& job, std::mt19937_64& rng) {
     if (!job.mirror.empty() && job.mirror != job.host_out) Failure("a copy ordered after an event saw another out");
+    if (job.op->iteration == aclnn_cpu::Iteration::kClassIndex) {
+        VerifyClassIndex(job);
+        return;
+    }
     if (job.Summed()) {
         if (!VerifySum(job, 0, 1, job.rows * job.columns, 0, false))
             Failure("a reduced loss differs from the float64 reference");

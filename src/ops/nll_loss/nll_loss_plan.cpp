@@ -109,6 +109,7 @@ int64_t NllPlan::FirstBadTarget(const Bases& bases, int64_t* value) const {
 }
 
 aclError NllPlan::RefuseTarget(const char* caller, int64_t sample, int64_t value) const {
+    static_assert(ACLNN_ERR_PARAM_INVALID == 161002, "the task's failure is the status CANN's checks give");
     // The sample's index in target's shape.
     const std::vector<int64_t>& dims = operands_[kTarget].tensor->view_dims;
     std::string index;
@@ -122,7 +123,7 @@ aclError NllPlan::RefuseTarget(const char* caller, int64_t sample, int64_t value
                     "ignoreIndex %lld (CANN's kernel reads outside self's row for it).",
                     caller, static_cast<long long>(value), index.c_str(), static_cast<long long>(classes_),
                     static_cast<long long>(description_.ignore_index));
-    return ACL_ERROR_INVALID_PARAM;
+    return ACLNN_ERR_PARAM_INVALID;
 }
 
 bool NllPlan::OutputsOverlapInputs(const Bases& bases) const {
@@ -303,16 +304,12 @@ aclnnStatus NllPlan::Bind(void*, uint64_t, rt::Task* task) const {
     const char* caller = description_.phase2_name;
     aclnnStatus status = ResolveAddresses(caller, &bases);
     if (status != ACLNN_SUCCESS) return status;
-    int64_t value = 0;
-    const int64_t bad = FirstBadTarget(bases, &value);
-    if (bad >= 0) {
-        RefuseTarget(caller, bad, value);
-        return ACLNN_ERR_PARAM_INVALID;
-    }
     const int threads = ConfiguredThreadCount();
     const auto plan = shared_from_this();
     *task = [plan, bases, threads]() -> aclError {
-        // The targets again, as the kernel runs: work queued before it may have rewritten them.
+        // The targets are read when the kernel runs, as on the NPU: work queued before it (an asynchronous copy)
+        // may write them. A bad one fails the task before anything is written; the stream's synchronisation
+        // returns 161002 with the message.
         int64_t target = 0;
         const int64_t sample = plan->FirstBadTarget(bases, &target);
         if (sample >= 0) return plan->RefuseTarget(plan->description_.phase2_name, sample, target);

@@ -1,8 +1,8 @@
 // The plan of the NLL losses (Iteration::kClassIndex): self [C], [N, C] or [N, C, d1, ...] holds a row of C class
 // scores for each sample (N times d1 times ...), target one class index per sample, weight one factor per class.
 // The forward reads each sample's score at its target class, the backward writes there (the rest of its result
-// zero). A sample's target outside [0, C) that is not ignoreIndex is refused in phase 2, before anything is
-// written (CANN's kernel reads or writes outside the row then). Samples go to threads in fixed blocks whose
+// zero). A sample's target outside [0, C) that is not ignoreIndex fails the kernel before anything is written,
+// and the stream's synchronisation returns 161002 naming it (CANN's kernel reads or writes outside the row then). Samples go to threads in fixed blocks whose
 // float64 sums are added in block order, so a reduction has the same bits for any thread count and layout.
 #pragma once
 
