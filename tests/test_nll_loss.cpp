@@ -23,6 +23,8 @@ namespace {
 
 using aclnn_cpu::OperatorDescription;
 using test_support::DeviceTensor;
+using test_support::Arg;
+using test_support::Null;
 using test_support::TensorArg;
 using test_support::TensorSpec;
 
@@ -542,19 +544,6 @@ struct Check {
     aclnnStatus status;
     std::vector<std::string> message_parts;
 };
-
-TensorArg Arg(std::vector<int64_t> dims, aclDataType type = ACL_FLOAT) {
-    TensorArg arg;
-    arg.dims = std::move(dims);
-    arg.type = type;
-    return arg;
-}
-
-TensorArg Null() {
-    TensorArg arg;
-    arg.null_tensor = true;
-    return arg;
-}
 
 void ExpectChecks(const char* name, const std::vector<Check>& checks) {
     const OperatorDescription& r = Row(name);

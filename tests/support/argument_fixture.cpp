@@ -3,6 +3,20 @@
 #include <gtest/gtest.h>
 
 namespace test_support {
+
+TensorArg Arg(std::vector<int64_t> dims, aclDataType type) {
+    TensorArg arg;
+    arg.dims = std::move(dims);
+    arg.type = type;
+    return arg;
+}
+
+TensorArg Null() {
+    TensorArg arg;
+    arg.null_tensor = true;
+    return arg;
+}
+
 namespace {
 
 std::vector<int64_t> Contiguous(const std::vector<int64_t>& dims) {

@@ -24,6 +24,10 @@ struct TensorArg {
     enum class Data { kDevice, kHost, kNull, kEndOfBlock } data = Data::kDevice;
 };
 
+// A contiguous tensor argument of dims and type, and a null one.
+TensorArg Arg(std::vector<int64_t> dims, aclDataType type = ACL_FLOAT);
+TensorArg Null();
+
 class ArgumentFixture {
 public:
     static constexpr size_t kBlockBytes = 4096;
