@@ -482,6 +482,43 @@ TEST(Numerics, OneDimensionalSelfPerSoc) {
     }
 }
 
+// The hard cases: scores of +-1e4 and -inf (a masked class), one class, every sample ignored (a mean of 0/0).
+TEST(Numerics, HardCases) {
+    const OperatorDescription& row = Row("nll_loss");
+    const double inf = HUGE_VAL;
+    struct Case {
+        const char* what;
+        std::vector<int64_t> dims;
+        std::vector<double> self, target, weight;
+        double sum, mean;  // NaN: NaN expected
+    };
+    const Case cases[] = {
+        {"+-1e4", {2, 2}, {1e4, -1e4, -1e4, 1e4}, {1, 0}, {1, 2}, 1e4 + 2e4, (1e4 + 2e4) / 3},
+        {"a masked class", {2, 3}, {-inf, -1, -2, -3, -inf, -4}, {0, 2}, {1, 1, 1}, inf, inf},
+        {"one class", {3, 1}, {-0.5, -1.5, -2.5}, {0, 0, 0}, {2}, 9, 1.5},
+        {"every sample ignored", {2, 3}, {-1, -2, -3, -4, -5, -6}, {-100, -100}, {1, 1, 1}, 0, std::nan("")},
+    };
+    for (const Case& c : cases) {
+        for (int64_t reduction : {1, 2}) {
+            Call call;
+            call.tensors.push_back(Tensor(Spec(c.dims), c.self));
+            call.tensors.push_back(Tensor(Spec({c.dims[0]}, ACL_INT64), c.target));
+            call.tensors.push_back(Tensor(Spec({c.dims[1]}), c.weight));
+            call.tensors.push_back(Tensor(Spec({}), {9}));
+            call.tensors.push_back(Tensor(Spec({1}), {9}));
+            ASSERT_EQ(RunCall(row, call, reduction), ACLNN_SUCCESS) << c.what << ": " << aclGetRecentErrMsg();
+            const double expected = reduction == 1 ? c.mean : c.sum;
+            const double got = Values(*call.tensors[3])[0];
+            if (std::isnan(expected)) {
+                EXPECT_TRUE(std::isnan(got)) << c.what << ": " << got;
+            } else {
+                EXPECT_EQ(got, static_cast<double>(static_cast<float>(expected))) << c.what << " reduction "
+                                                                                   << reduction;
+            }
+        }
+    }
+}
+
 // The older chips' backward casts the target to INT32 first: an INT64 target of 2^32 + 1 is class 1 there, and
 // out of bounds on Ascend 950.
 TEST(Numerics, OlderChipsNarrowTheGradientsTargets) {
