@@ -571,6 +571,34 @@ TEST(Determinism, SumsAreTheSameForAnyThreadCountAndLayout) {
     for (double r : results) EXPECT_TRUE(SameBits(r, results[0])) << r << " vs " << results[0];
 }
 
+// The gradient of 20000 samples (threads share its scatter) into a dense and a column-major out: the same values.
+TEST(Determinism, GradientsAreTheSameForAnyThreadCountAndLayout) {
+    const OperatorDescription& row = Row("nll_loss_backward");
+    const Problem p = RandomProblem({20000, 5}, ACL_FLOAT, 5);
+    std::vector<std::vector<double>> results;
+    for (int threads : {1, 2, 3}) {
+        for (bool transposed : {false, true}) {
+            aclnnCpuSetThreadCount(threads);
+            Call call;
+            call.tensors.push_back(Tensor(Spec({20000}), p.grad));
+            call.tensors.push_back(Tensor(Spec({20000, 5}), p.self));
+            call.tensors.push_back(Tensor(Spec({20000}, ACL_INT64), std::vector<double>(p.target.begin(), p.target.end())));
+            call.tensors.push_back(Tensor(Spec({5}), p.weight));
+            call.tensors.push_back(Tensor(Spec({1}), {p.total_weight}));
+            TensorSpec out = Spec({20000, 5});
+            if (transposed) out.strides = {1, 20000};
+            call.tensors.push_back(Tensor(out, std::vector<double>(100000, 9)));
+            ASSERT_EQ(RunCall(row, call, 0), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+            results.push_back(Values(*call.tensors[5]));
+            aclnnCpuSetThreadCount(0);
+        }
+    }
+    for (const std::vector<double>& r : results) EXPECT_EQ(r, results[0]);
+    int64_t written = 0;
+    for (double v : results[0]) written += v != 0 ? 1 : 0;
+    EXPECT_GT(written, 15000) << "about nine samples in ten are not ignored";
+}
+
 // ---- phase 1's checks, in each op_api's order ---------------------------------------------------------------------
 
 struct Check {

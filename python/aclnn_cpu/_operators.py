@@ -192,7 +192,8 @@ def run_operator(name, values, parameters=None, out_dtype=None):
     result, out = _allocate_result(kind, shape, acl_type, empty_input)
     results, outs = [result], [out]
     if info.output_count == 2:
-        # The total weight: written for mean and sum, 0 for none (as PyTorch's).
+        # The total weight: written for mean and sum; 0 for none, which CANN leaves unwritten (PyTorch's too, but
+        # for a 1-D self, whose weight[t] it writes).
         second, second_out = _allocate_result(kind, (), acl_type, True)
         results.append(second)
         outs.append(second_out)

@@ -234,7 +234,8 @@ bool ReadArguments(const aclnn_cpu::OperatorDescription& row, const std::vector<
 // LongTensor target whose values are classes or ignore_index; any other call (or a target outside the classes,
 // whose IndexError is PyTorch's) goes to PyTorch. A weight aten leaves out is ones, as torch_npu passes CANN's
 // required weight. The results have PyTorch's shapes and self's dtype: the forward's output target's shape under
-// none and 0-d otherwise, its total weight 0-d (0 under none, which CANN leaves unwritten); the gradient self's.
+// none and 0-d otherwise, its total weight 0-d (0 under none, which CANN leaves unwritten, where PyTorch writes
+// weight[t] for a 1-D self; no gradient reads it then); the gradient self's.
 // FLOAT16 runs too, as on the NPU (PyTorch's CPU kernel has none).
 c10::optional<std::vector<at::Tensor>> RunClassIndexRow(const aclnn_cpu::OperatorDescription& row,
                                                         RowArguments call) {
@@ -274,9 +275,11 @@ c10::optional<std::vector<at::Tensor>> RunClassIndexRow(const aclnn_cpu::Operato
             if (result.scalar_type() != self.scalar_type() || result.device().type() != c10::DeviceType::CPU)
                 return c10::nullopt;
             at::native::resize_output(result, shapes[o]);
-            if (o == 1) result.zero_();
+            if (o == 1 || self.numel() == 0) result.zero_();
         } else {
-            result = o == 1 ? at::zeros(shapes[o], self.options()) : at::empty(shapes[o], self.options());
+            // The total weight, and any result of an empty self, which CANN leaves unwritten: zeros.
+            const bool unwritten = o == 1 || self.numel() == 0;
+            result = unwritten ? at::zeros(shapes[o], self.options()) : at::empty(shapes[o], self.options());
         }
         results.push_back(result);
     }

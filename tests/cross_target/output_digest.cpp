@@ -113,7 +113,8 @@ std::vector<float> DomainValues(Stream* stream, aclnn_cpu::ValueDomain domain, i
 // An NLL loss (Iteration::kClassIndex) on the pass's values: self [256, 64] (or [4, 32, 8, 16] for the 2-D
 // forms), targets in range with every fifth sample ignored, weights exact in every dtype; every reduction, every
 // output.
-void DigestClassIndexRow(const aclnn_cpu::OperatorDescription& row, aclDataType type, Stream* stream,
+// Returns false (and says why) where a call is refused or fails.
+bool DigestClassIndexRow(const aclnn_cpu::OperatorDescription& row, aclDataType type, Stream* stream,
                          const std::function<std::vector<float>(int64_t)>& values, Digest* digest) {
     const std::vector<int64_t> self_dims = row.self_min_rank == 4 ? std::vector<int64_t>{4, 32, 8, 16}
                                                                   : std::vector<int64_t>{256, 64};
@@ -152,15 +153,15 @@ void DigestClassIndexRow(const aclnn_cpu::OperatorDescription& row, aclDataType 
         const double parameters[] = {static_cast<double>(reduction), -100.0};
         uint64_t workspace_size = 0;
         aclOpExecutor* executor = nullptr;
-        if (row.get_workspace_size(inputs.data(), parameters, outs, &workspace_size, &executor) != ACL_SUCCESS) {
-            std::fprintf(stderr, "%s refused the digest's case: %s\n", row.api_name, aclGetRecentErrMsg());
-            return;
+        if (row.get_workspace_size(inputs.data(), parameters, outs, &workspace_size, &executor) != ACL_SUCCESS ||
+            row.run(nullptr, 0, executor, nullptr) != ACL_SUCCESS || aclrtSynchronizeStream(nullptr) != ACL_SUCCESS) {
+            std::fprintf(stderr, "%s failed on the digest's case: %s\n", row.api_name, aclGetRecentErrMsg());
+            return false;
         }
-        row.run(nullptr, 0, executor, nullptr);
-        aclrtSynchronizeStream(nullptr);
         out.AddTo(digest, type);
         if (row.output_count == 2) second.AddTo(digest, type);
     }
+    return true;
 }
 
 // The digest of every row on every dtype and reduction, the inputs spread over wide ranges (most special
@@ -209,8 +210,9 @@ uint64_t DigestOfAllCases(int row_count) {
         for (int row_index = 0; row_index < row_count; ++row_index) {
             const aclnn_cpu::OperatorDescription& row = aclnn_cpu::kOperators[row_index];
             if (row.iteration == aclnn_cpu::Iteration::kClassIndex) {
-                DigestClassIndexRow(row, type, &stream, [&](int64_t count) { return values(count, 1000, 100.0f); },
-                                    &digest);
+                if (!DigestClassIndexRow(row, type, &stream,
+                                         [&](int64_t count) { return values(count, 1000, 100.0f); }, &digest))
+                    return 0;
                 continue;
             }
             // self is self, an incoming gradient is grad, an input of self's exact shape is whole_target, any
