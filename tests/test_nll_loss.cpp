@@ -331,13 +331,6 @@ double Score(const Problem& p, int64_t s, int64_t c) {
     return p.self[static_cast<size_t>((n * p.self_dims[1] + c) * per_batch + rest)];
 }
 
-double Ulp(double v, aclDataType type) {
-    const int digits = type == ACL_FLOAT ? 24 : type == ACL_FLOAT16 ? 11 : 8;
-    int exponent;
-    std::frexp(v == 0 ? 1e-30 : v, &exponent);
-    return std::ldexp(1.0, exponent - digits);
-}
-
 struct Case {
     const char* soc;
     aclDataType type;
@@ -389,11 +382,12 @@ TEST(Numerics, ForwardAgainstLongDouble) {
                     }
                     if (reduction == 0) continue;
                     const double exact = reduction == 1 ? static_cast<double>(sum / weights) : static_cast<double>(sum);
-                    const double bound = Ulp(exact, c.kernel_type) * (c.kernel_type == ACL_FLOAT ? 2 : 1);
+                    const double bound =
+                        test_support::UlpOf(exact, c.kernel_type) * (c.kernel_type == ACL_FLOAT ? 2 : 1);
                     EXPECT_LE(std::fabs(out[0] - exact), bound) << label << ": " << out[0] << " vs " << exact;
                     const double total = Values(*call.tensors[4])[0];
                     EXPECT_LE(std::fabs(total - static_cast<double>(weights)),
-                              Ulp(static_cast<double>(weights), c.kernel_type))
+                              test_support::UlpOf(static_cast<double>(weights), c.kernel_type))
                         << label;
                 }
             }

@@ -38,6 +38,8 @@ bool OnNewerChip() {
     return arch == NpuArch::kDav2201 || arch == NpuArch::kDav3510;
 }
 
+bool OnRegisterBasedChip() { return CurrentNpuArch() == NpuArch::kDav3510; }
+
 const DtypeList& SupportedDtypes(const DtypeSupport& support) {
     return OnNewerChip() ? support.newer_chips : support.other_chips;
 }

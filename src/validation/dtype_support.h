@@ -72,6 +72,9 @@ NpuArch NpuArchOfSoc(const char* soc_name);
 // 3510: Atlas A2/A3, Ascend 950/350), whose lists GetDtypeSupportListV2 picks.
 NpuArch CurrentNpuArch();
 bool OnNewerChip();
+// Whether it is NpuArch 3510 (Ascend 950/350), the one CANN's op_api calls "regbase" (IsRegbase()): its own
+// kernels and, where an op_api tells it apart, its own order of checks.
+bool OnRegisterBasedChip();
 
 // The list that applies on the SoC aclrtGetSocName() names now.
 const DtypeList& SupportedDtypes(const DtypeSupport& support);

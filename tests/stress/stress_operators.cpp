@@ -46,8 +46,8 @@ constexpr int kSlots = aclnn_cpu::kMaxOperatorInputs + 1;  // the inputs, then o
 constexpr int kOut = aclnn_cpu::kMaxOperatorInputs;
 
 // One operator call's buffers: host sources and results, device blocks, tensors (the row's inputs in order, an
-// absent optional one null; out last; an NLL loss's total weight in the `second` ones). Everything it touches stays alive until the job has been verified,
-// after a sync of its stream.
+// absent optional one null; out last; an NLL loss's total weight in the `second` ones). Everything it touches
+// stays alive until the job has been verified, after a sync of its stream.
 struct Job {
     int64_t rows = 0, columns = 0;
     aclDataType types[kSlots];
@@ -339,12 +339,6 @@ bool VerifySum(const Job& job, int64_t first, int64_t step, int64_t count, int64
 
 bool SameValue(double a, double b) { return a == b ? std::signbit(a) == std::signbit(b) : std::isnan(a) && std::isnan(b); }
 
-double Ulp(double v, aclDataType type) {
-    int exponent;
-    std::frexp(v == 0 ? 1e-30 : v, &exponent);
-    return std::ldexp(1.0, exponent - (type == ACL_FLOAT ? 24 : type == ACL_FLOAT16 ? 11 : 8));
-}
-
 // An NLL loss's results (Ascend 950's arithmetic, the default SoC: the kernel computes self's dtype) against
 // its steps in float64: each sample's -(w * x) rounded to fp32 and then to self's dtype, a gradient's zeros and
 // -(g * w) at the target, a mean or sum and the total weight within an ulp or two of the exact sums.
@@ -400,7 +394,7 @@ void VerifyClassIndex(const Job& job) {
             if (std::isinf(got))
                 return std::isinf(test_support::RoundToType(exact * 1.001, type)) &&
                        std::signbit(got) == std::signbit(exact);
-            return std::fabs(got - exact) <= Ulp(exact, type) * ulps;
+            return std::fabs(got - exact) <= test_support::UlpOf(exact, type) * ulps;
         };
         const double exact = static_cast<double>(reduction == 1 ? loss_sum / weight_sum : loss_sum);
         const double total_weight = test_support::DecodeElement(job.host_second.data(), type);

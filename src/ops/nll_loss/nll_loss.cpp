@@ -86,12 +86,6 @@ const Dims& DimsOf(const BroadcastOperation& op, int index) {
     return (index == kOut ? op.out : op.inputs[static_cast<size_t>(index)]).tensor->view_dims;
 }
 
-int64_t NumelOf(const Dims& dims) {
-    int64_t n = 1;
-    for (int64_t d : dims) n *= d;
-    return n;
-}
-
 aclnnStatus Refuse(const BroadcastOperation& op, const std::string& text) {
     SetErrorMessage(aclnn_cpu::kAclnnParameterError, "%s: %s", op.api, text.c_str());
     return ACLNN_ERR_PARAM_INVALID;
@@ -111,11 +105,9 @@ CheckStep Rule(std::function<std::string(const BroadcastOperation&)> refused) {
     };
 }
 
-bool OnAscend950() { return validation::CurrentNpuArch() == validation::NpuArch::kDav3510; }
-
 // CANN's kernel dtype: Ascend 950 computes self's dtype; the older chips FLOAT (FLOAT16 promoted), BFLOAT16 kept.
 int32_t KernelType(int32_t self_type) {
-    if (OnAscend950()) return self_type;
+    if (validation::OnRegisterBasedChip()) return self_type;
     return self_type == ACL_BF16 ? ACL_BF16 : ACL_FLOAT;
 }
 
@@ -188,13 +180,14 @@ CheckStep NllLossShapes(int64_t reduction) {
         if (reduction == 0 && self.size() == 2) {
             if (out.size() != 1 || out[0] != self[0])
                 return Format("Expect out shape [%lld], but got: ", self[0]) + CannShapeString(out) + ".";
-        } else if (out.size() > 1 || NumelOf(out) != 1) {
+        } else if (out.size() > 1 || engine::ElementCount(out) != 1) {
             return "Expected a single element out tensor, but got: " + CannShapeString(out);
         }
         const Dims& total_weight = DimsOf(op, kTotalWeightOutF);
-        if (NumelOf(total_weight) != 1)
+        if (engine::ElementCount(total_weight) != 1)
             return "Shape of totalWeightOut tensor should be [1], but current is " + CannShapeString(total_weight) + ".";
-        if (NumelOf(self) == 0 && classes == 0 && NumelOf(target) > 0) return "Target is out of bounds";
+        if (engine::ElementCount(self) == 0 && classes == 0 && engine::ElementCount(target) > 0)
+            return "Target is out of bounds";
         return "";
     });
 }
@@ -216,10 +209,10 @@ CheckStep NllLoss2dShapes(int64_t reduction) {
         if (reduction == 0 && out != target)
             return "Expected tensor for out to have same size as tensor for target, but " + CannShapeString(out) +
                    " does not equal " + CannShapeString(target) + ".";
-        if (reduction != 0 && NumelOf(out) != 1)
+        if (reduction != 0 && engine::ElementCount(out) != 1)
             return "Shape of out tensor should be [1], but current is " + CannShapeString(out) + ".";
         const Dims& total_weight = DimsOf(op, kTotalWeightOutF);
-        if (NumelOf(total_weight) != 1)
+        if (engine::ElementCount(total_weight) != 1)
             return "Shape of totalWeightOut tensor should be [1], but current is " + CannShapeString(total_weight) + ".";
         return "";
     });
@@ -233,7 +226,7 @@ NllDescription ForwardDescription(const OperatorDescription& row, const aclTenso
     description.reduction = reduction;
     description.ignore_index = ignore_index;
     description.kernel_type = KernelType(self->data_type);
-    description.one_sample_kernel = OnAscend950() && self->view_dims.size() == 1;
+    description.one_sample_kernel = validation::OnRegisterBasedChip() && self->view_dims.size() == 1;
     return description;
 }
 
@@ -265,14 +258,14 @@ CheckStep NllLossBackwardShapes(int64_t reduction) {
             return Format("Weight tensor should be defined for all %lld classes but got weight tensor of shape: ",
                           classes) + CannShapeString(weight);
         const Dims& total_weight = DimsOf(op, kTotalWeightB);
-        if (NumelOf(total_weight) != 1)
+        if (engine::ElementCount(total_weight) != 1)
             return "Expected totalWeight to be a single element tensor, but current is " +
                    CannShapeString(total_weight) + ".";
         const Dims& grad = DimsOf(op, kGradB);
         if (reduction == 0 && self.size() == 2) {
             if (grad.size() != 1 || grad[0] != self[0])
                 return Format("Expect gradOutput shape [%lld], but got: ", self[0]) + CannShapeString(grad) + ".";
-        } else if (grad.size() > 1 || NumelOf(grad) != 1) {
+        } else if (grad.size() > 1 || engine::ElementCount(grad) != 1) {
             return "Expected a single element grad_output tensor, but got: " + CannShapeString(grad);
         }
         return "";
@@ -286,7 +279,7 @@ CheckStep NllLoss2dBackwardShapes(int64_t reduction) {
         if (reduction == 0 && grad != target)
             return "Size mismatch (got gradOutput: " + CannShapeString(grad) + ", target: " + CannShapeString(target) +
                    ") ";
-        if (reduction != 0 && (grad.size() > 1 || NumelOf(grad) != 1))
+        if (reduction != 0 && (grad.size() > 1 || engine::ElementCount(grad) != 1))
             return "Expected a single element grad_output tensor, but got: " + CannShapeString(grad);
         const Dims& self = DimsOf(op, kSelfB);
         if (self.size() != 4) return "Input tensor should be 4D.";
@@ -294,7 +287,7 @@ CheckStep NllLoss2dBackwardShapes(int64_t reduction) {
         if (target[0] != self[0] || target[1] != self[2] || target[2] != self[3])
             return "Size mismatch (got input: " + CannShapeString(self) + ", target: " + CannShapeString(target) + ") ";
         const Dims& weight = DimsOf(op, kWeightB);
-        if (NumelOf(weight) != self[1])
+        if (engine::ElementCount(weight) != self[1])
             return Format("Weight tensor should be defined for all %lld classes but got weight tensor of shape: ",
                           self[1]) + CannShapeString(weight);
         const Dims& out = DimsOf(op, kOut);
@@ -302,7 +295,7 @@ CheckStep NllLoss2dBackwardShapes(int64_t reduction) {
             return "Shape of Out tensor should be " + CannShapeString(self) + ", but current is " +
                    CannShapeString(out) + ".";
         const Dims& total_weight = DimsOf(op, kTotalWeightB);
-        if (NumelOf(total_weight) != 1)
+        if (engine::ElementCount(total_weight) != 1)
             return "Shape of totalWeight tensor should be [1], but current is " + CannShapeString(total_weight) + ".";
         return "";
     });
@@ -316,7 +309,7 @@ NllDescription BackwardDescription(const OperatorDescription& row, const aclTens
     description.reduction = reduction;
     description.ignore_index = ignore_index;
     description.kernel_type = KernelType(self->data_type);
-    description.target_as_int32 = !OnAscend950();
+    description.target_as_int32 = !validation::OnRegisterBasedChip();
     return description;
 }
 

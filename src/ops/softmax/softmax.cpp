@@ -64,10 +64,6 @@ void LogSoftmaxDoubleRow(const double* const* in, int64_t n, double* out) {
 
 }  // namespace
 
-// Ascend 950 (DAV_3510, "regbase") validates empty tensors before the gradients' early return; other chips
-// return first.
-bool RegisterBased() { return validation::CurrentNpuArch() == validation::NpuArch::kDav3510; }
-
 // The description of a call of `row`: the kernels of `kind`, the dtypes from the row (ops::SetComputeDtypes).
 engine::AlongDimDescription Describe(RowKind kind, const OperatorDescription& row, const aclTensor* first_input,
                                      const aclTensor* out) {
@@ -213,7 +209,8 @@ aclnnStatus aclnnSoftmaxBackwardGetWorkspaceSize(const aclTensor* gradOutput, co
         // out's dtype is not checked: the result is cast to it.
         request.validation.steps = {
             checks::NullTensors(),
-            checks::SucceedIfEmpty({0, 1}, !ops::softmax::RegisterBased()),
+            // An empty tensor returns early, before the checks, except on Ascend 950 ("regbase"), which checks it.
+            checks::SucceedIfEmpty({0, 1}, !validation::OnRegisterBasedChip()),
             checks::NoBf16OnOlderChips({0}, row.bf16_refusal),
             checks::DtypesInList({0, 1}, &validation::kSoftmaxGradientCheckedTypes),
             checks::DtypeMatches(1, 0),
@@ -246,7 +243,7 @@ aclnnStatus aclnnLogSoftmaxBackwardGetWorkspaceSize(const aclTensor* gradOutput,
         // output is checked before gradOutput; the ranks and shapes before dim.
         request.validation.steps = {
             checks::NullTensors({1, 0, kOut}),
-            checks::SucceedIfEmpty({0, 1}, !ops::softmax::RegisterBased()),
+            checks::SucceedIfEmpty({0, 1}, !validation::OnRegisterBasedChip()),
             checks::NoBf16OnOlderChips({0, 1}, row.bf16_refusal),
             checks::DtypesInList({1, 0}, &validation::kSoftmaxGradientCheckedTypes),
             checks::SameDtype(0, 1),
