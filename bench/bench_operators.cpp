@@ -55,8 +55,10 @@ struct FamilyForm {
 
 std::vector<FamilyForm> FamilyForms(const aclnn_cpu::OperatorDescription& row) {
     std::vector<FamilyForm> forms;
-    // The NLL losses read one score per row of self: no workload of the generic shapes measures them.
-    if (row.iteration == aclnn_cpu::Iteration::kClassIndex) return forms;
+    // The NLL losses read one score per row of self, the fused cross-entropy has outputs of two shapes: no workload
+    // of the generic shapes measures them.
+    if (row.iteration == aclnn_cpu::Iteration::kClassIndex || row.iteration == aclnn_cpu::Iteration::kClassRows)
+        return forms;
     const bool has_optional = aclnn_cpu::ReadInputCount(row, false) != aclnn_cpu::ReadInputCount(row);
     for (const bool optional_given : {true, false}) {
         if (!optional_given && !has_optional) continue;  // none to leave out

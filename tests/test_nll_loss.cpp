@@ -58,22 +58,7 @@ struct Call {
 };
 
 std::unique_ptr<DeviceTensor> Tensor(const TensorSpec& spec, const std::vector<double>& values) {
-    std::mt19937_64 rng(1);
-    auto t = std::make_unique<DeviceTensor>(spec, rng, [](std::mt19937_64&) { return -7.0; });
-    const bool integer = spec.type == ACL_INT64 || spec.type == ACL_INT32 || spec.type == ACL_UINT8;
-    // values in the view's row-major order
-    std::vector<int64_t> index(spec.dims.size(), 0);
-    for (double v : values) {
-        const int64_t at = t->StorageIndex(index);
-        if (integer) t->SetInteger(at, static_cast<int64_t>(v));
-        else t->SetStorage(at, v);
-        for (size_t d = index.size(); d-- > 0;) {
-            if (++index[d] < spec.dims[d]) break;
-            index[d] = 0;
-        }
-    }
-    t->Upload();
-    return t;
+    return test_support::TensorOfValues(spec, values);
 }
 
 TensorSpec Spec(std::vector<int64_t> dims, aclDataType type = ACL_FLOAT) { return test_support::Dense(dims, type); }
@@ -97,24 +82,7 @@ aclnnStatus RunCall(const OperatorDescription& row, const Call& call, int64_t re
     return status != ACLNN_SUCCESS ? status : static_cast<aclnnStatus>(synced);
 }
 
-// The view's values, row-major.
-std::vector<double> Values(const DeviceTensor& t) {
-    const std::vector<uint8_t> bytes = t.Download();
-    const TensorSpec& spec = t.spec();
-    const int64_t n = test_support::NumElements(spec.dims);
-    std::vector<double> values;
-    std::vector<int64_t> index(spec.dims.size(), 0);
-    for (int64_t i = 0; i < n; ++i) {
-        values.push_back(
-            test_support::DecodeElement(bytes.data() + t.StorageIndex(index) * test_support::ElementSize(spec.type),
-                                        spec.type));
-        for (size_t d = index.size(); d-- > 0;) {
-            if (++index[d] < spec.dims[d]) break;
-            index[d] = 0;
-        }
-    }
-    return values;
-}
+std::vector<double> Values(const DeviceTensor& t) { return test_support::ViewValues(t); }
 
 bool SameBits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0 || (std::isnan(a) && std::isnan(b)); }
 

@@ -26,8 +26,10 @@ using GetWorkspaceSizeFunction = aclnnStatus (*)(const aclTensor* const* inputs,
 using RunFunction = aclnnStatus (*)(void* workspace, uint64_t workspace_size, aclOpExecutor* executor,
                                     aclrtStream stream);
 
-// A scalar parameter's C type, as the prototype declares it.
-enum class CScalar : uint8_t { kInt64, kFloat, kDouble, kBool };
+// A scalar parameter's C type, as the prototype declares it: kReductionName is a `char*` naming a reduction
+// (aclnnCrossEntropyLoss's reductionOptional), fed from the uniform call's double 0, 1, 2 as "none", "mean",
+// "sum" (any other value as a name CANN does not know).
+enum class CScalar : uint8_t { kInt64, kFloat, kDouble, kBool, kReductionName };
 
 constexpr int kMaxCScalars = 8;
 
@@ -65,9 +67,19 @@ struct UniformCall {
 template <class T>
 constexpr bool kIsTensor = std::is_same_v<T, const aclTensor*> || std::is_same_v<T, aclTensor*>;
 
+// The reduction a uniform call's double names, for a `char*` parameter (the names are never written through).
+inline char* ReductionName(double v) {
+    static char none[] = "none", mean[] = "mean", sum[] = "sum", unknown[] = "unknown";
+    return v == 0 ? none : v == 1 ? mean : v == 2 ? sum : unknown;
+}
+
+template <class T>
+constexpr bool kIsScalar = std::is_arithmetic_v<T> || std::is_same_v<T, char*>;
+
 template <class T>
 constexpr CScalar ScalarOf() {
-    if constexpr (std::is_same_v<T, bool>) return CScalar::kBool;
+    if constexpr (std::is_same_v<T, char*>) return CScalar::kReductionName;
+    else if constexpr (std::is_same_v<T, bool>) return CScalar::kBool;
     else if constexpr (std::is_same_v<T, float>) return CScalar::kFloat;
     else if constexpr (std::is_same_v<T, double>) return CScalar::kDouble;
     else return CScalar::kInt64;
@@ -78,7 +90,7 @@ template <int Outputs, class... Args>
 struct Slots {
     static constexpr std::size_t kCount = sizeof...(Args);
     static constexpr bool kTensor[sizeof...(Args)] = {kIsTensor<Args>...};
-    static constexpr bool kScalar[sizeof...(Args)] = {std::is_arithmetic_v<Args>...};
+    static constexpr bool kScalar[sizeof...(Args)] = {kIsScalar<Args>...};
     static constexpr bool kWorkspaceSize[sizeof...(Args)] = {std::is_same_v<Args, uint64_t*>...};
 
     // The tensors from i up to workspaceSize (0 where i is past it).
@@ -115,9 +127,10 @@ T Argument(const UniformCall& call) {
     } else if constexpr (std::is_same_v<T, aclOpExecutor**>) {
         return call.executor;
     } else {
-        static_assert(std::is_arithmetic_v<T>, "a phase-1 argument the table cannot feed");
+        static_assert(kIsScalar<T>, "a phase-1 argument the table cannot feed");
         const double value = call.parameters[S::Before(S::kScalar, I)];
-        if constexpr (std::is_same_v<T, bool>) return value != 0.0;
+        if constexpr (std::is_same_v<T, char*>) return ReductionName(value);
+        else if constexpr (std::is_same_v<T, bool>) return value != 0.0;
         else if constexpr (std::is_floating_point_v<T>) return static_cast<T>(value);
         else return static_cast<T>(Int(value));
     }

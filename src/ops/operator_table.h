@@ -23,9 +23,9 @@
 
 namespace aclnn_cpu {
 
-constexpr int kMaxOperatorInputs = 5;
-constexpr int kMaxOperatorParameters = 3;
-constexpr int kMaxOperatorOutputs = 2;
+constexpr int kMaxOperatorInputs = 6;
+constexpr int kMaxOperatorParameters = 5;
+constexpr int kMaxOperatorOutputs = 4;
 
 // The values an input takes in generated data (aclnn-cpu gen, fuzzing, stress, the benchmark): the domain the
 // operator is used on, with its hard values.
@@ -71,7 +71,8 @@ constexpr InputDescription NamedInMessages(InputDescription input, const char* m
 }
 
 // kReduction: an int64 naming a reduction (0 none, 1 mean, 2 sum; 3 batchmean where the row says so), CANN's
-// `int64_t reduction`; every layer finds a row's reduction by this type, never by a name.
+// `int64_t reduction`, or its `char* reductionOptional` ("none", "mean", "sum", fed from the same numbers); every
+// layer finds a row's reduction by this type, never by a name.
 // kFloat and kDouble: the C API's float or double (a float parameter's value is the float nearest the double).
 // kDim: CANN's `int64_t dim` of an operator along a dim, in [-rank, rank - 1] of its input.
 // kIgnoreIndex: CANN's `int64_t ignoreIndex`, the class index whose samples count for nothing.
@@ -83,6 +84,18 @@ struct ParameterDescription {
     ParameterType type = ParameterType::kInt64;
     double default_value = 0;
     double minimum = 0, maximum = 0;  // the values CANN accepts, both included; NaN is never in range
+};
+
+// What an output after out holds, and so its shape.
+enum class OutputShape : uint8_t {
+    kOneElement,  // one element (the NLL losses' totalWeightOut)
+    kSelf,        // self's shape (aclnnCrossEntropyLoss's logProbOut)
+    kUnwritten,   // never written, any shape (aclnnCrossEntropyLoss's z-loss outputs, which CANN does not compute)
+};
+
+struct OutputDescription {
+    const char* name = nullptr;  // CANN's name
+    OutputShape shape = OutputShape::kOneElement;
 };
 
 // The shape of out, from the broadcast shape S of the inputs. `reduction` is parameter 0.
@@ -99,8 +112,10 @@ enum class ResultRule : uint8_t {
 // How an operator walks its tensors: element by element over the broadcast shape (engine/elementwise_plan.h),
 // row by row along its dim parameter, each result depending on its whole row (engine/along_dim_plan.h: the
 // softmax family, whose tensors share one shape), or sample by sample, each reading the element of its target
-// class (ops/nll_loss/nll_loss_plan.h: self [N, C, ...], target [N, ...], weight [C]).
-enum class Iteration : uint8_t { kElementwise, kAlongDim, kClassIndex };
+// class (ops/nll_loss/nll_loss_plan.h: self [N, C, ...], target [N, ...], weight [C]), or row by row of [N, C]
+// scores, each sample's results from its whole row and its target class (ops/cross_entropy_loss/
+// cross_entropy_plan.h: the fused cross-entropy, whose inputs are shaped as the NLL losses' of a 2-D self).
+enum class Iteration : uint8_t { kElementwise, kAlongDim, kClassIndex, kClassRows };
 
 // PyTorch's dtype rule for the aten operator a row serves, which the override follows: the result takes self's
 // dtype (a gradient from empty_like(self), a composite loss), the inputs' promoted type (a structured binary
@@ -128,8 +143,8 @@ struct OperatorDescription {
     InputDescription inputs[kMaxOperatorInputs] = {};
     int self_input = 0;  // the input PyTorch's result takes its dtype from
     const char* out_name = "out";  // CANN's name of the result argument (out, gradInput, result)
-    int output_count = 1;          // the C API's outputs: out, then (aclnnNLLLoss) totalWeightOut
-    const char* second_out_name = nullptr;
+    int output_count = 1;          // the C API's outputs: out, then (aclnnNLLLoss) totalWeightOut...
+    OutputDescription more_outs[kMaxOperatorOutputs - 1] = {};  // the outputs after out, in the prototype's order
     int parameter_count = 0;
     ParameterDescription parameters[kMaxOperatorParameters] = {};  // in the prototype's order
     ResultRule result = ResultRule::kElementwise;
@@ -173,10 +188,10 @@ struct OperatorDescription {
     // The ranks of self the op_api takes (the NLL losses: 1 or 2; the 2-D ones 4), for the layers that make calls.
     int self_min_rank = 0, self_max_rank = 8;
 
-    // Phase 1 through the uniform call with out as the first output (a second one, where the API has it, null).
+    // Phase 1 through the uniform call with out as the first output (the others, where the API has them, null).
     aclnnStatus Phase1(const aclTensor* const* inputs, const double* parameters, aclTensor* out,
                        uint64_t* workspace_size, aclOpExecutor** executor) const {
-        aclTensor* const outs[kMaxOperatorOutputs] = {out, nullptr};
+        aclTensor* const outs[kMaxOperatorOutputs] = {out, nullptr, nullptr, nullptr};
         return get_workspace_size(inputs, parameters, outs, workspace_size, executor);
     }
 
@@ -198,12 +213,14 @@ struct OperatorDescription {
         row.out_name = cann_name;
         return row;
     }
-    // The outputs' CANN names, where the C API has two.
-    constexpr OperatorDescription Outs(const char* first, const char* second) const {
-        if (c_api.outputs != 2) throw "the row's outputs are not the C prototype's";
+    // The outputs, where the C API has several: out's CANN name, then the others'.
+    constexpr OperatorDescription Outs(const char* first, std::initializer_list<OutputDescription> more) const {
+        if (static_cast<int>(more.size()) + 1 != c_api.outputs || c_api.outputs > kMaxOperatorOutputs)
+            throw "the row's outputs are not the C prototype's";
         OperatorDescription row = *this;
         row.out_name = first;
-        row.second_out_name = second;
+        int k = 0;
+        for (const OutputDescription& output : more) row.more_outs[k++] = output;
         return row;
     }
     // The scalar parameters in the prototype's order, each of the C type its ParameterType names.
@@ -212,7 +229,9 @@ struct OperatorDescription {
             throw "the row's parameters are not the C prototype's scalar arguments";
         OperatorDescription row = *this;
         for (const ParameterDescription& parameter : list) {
-            if (CTypeOf(parameter.type) != c_api.scalars[row.parameter_count])
+            const CScalar c_type = c_api.scalars[row.parameter_count];
+            if (CTypeOf(parameter.type) != c_type &&
+                !(parameter.type == ParameterType::kReduction && c_type == CScalar::kReductionName))
                 throw "a parameter's type is not the C prototype's";
             row.parameters[row.parameter_count++] = parameter;
         }
@@ -253,6 +272,14 @@ struct OperatorDescription {
         row.iteration = Iteration::kClassIndex;
         row.self_min_rank = min_rank;
         row.self_max_rank = max_rank;
+        return row;
+    }
+    // An operator over the rows of a [N, C] self, each with its target class.
+    constexpr OperatorDescription ByClassRows() const {
+        OperatorDescription row = *this;
+        row.iteration = Iteration::kClassRows;
+        row.self_min_rank = 2;
+        row.self_max_rank = 2;
         return row;
     }
     constexpr OperatorDescription ComputesInOutDtype() const {

@@ -119,4 +119,38 @@ std::vector<int64_t> BroadcastIndex(const std::vector<int64_t>& index, const std
     return result;
 }
 
+std::unique_ptr<DeviceTensor> TensorOfValues(const TensorSpec& spec, const std::vector<double>& values) {
+    std::mt19937_64 rng(1);
+    auto t = std::make_unique<DeviceTensor>(spec, rng, [](std::mt19937_64&) { return -7.0; });
+    const bool integer = spec.type == ACL_INT64 || spec.type == ACL_INT32 || spec.type == ACL_UINT8;
+    std::vector<int64_t> index(spec.dims.size(), 0);
+    for (double v : values) {
+        const int64_t at = t->StorageIndex(index);
+        if (integer) t->SetInteger(at, static_cast<int64_t>(v));
+        else t->SetStorage(at, v);
+        for (size_t d = index.size(); d-- > 0;) {
+            if (++index[d] < spec.dims[d]) break;
+            index[d] = 0;
+        }
+    }
+    t->Upload();
+    return t;
+}
+
+std::vector<double> ViewValues(const DeviceTensor& t) {
+    const std::vector<uint8_t> bytes = t.Download();
+    const TensorSpec& spec = t.spec();
+    const int64_t n = NumElements(spec.dims);
+    std::vector<double> values;
+    std::vector<int64_t> index(spec.dims.size(), 0);
+    for (int64_t i = 0; i < n; ++i) {
+        values.push_back(DecodeElement(bytes.data() + t.StorageIndex(index) * ElementSize(spec.type), spec.type));
+        for (size_t d = index.size(); d-- > 0;) {
+            if (++index[d] < spec.dims[d]) break;
+            index[d] = 0;
+        }
+    }
+    return values;
+}
+
 }  // namespace test_support

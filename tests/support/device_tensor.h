@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <random>
 #include <vector>
 
@@ -30,6 +31,13 @@ inline TensorSpec Dense(std::vector<int64_t> dims, aclDataType type) {
 int64_t ElementSize(aclDataType type);
 int64_t NumElements(const std::vector<int64_t>& dims);
 std::vector<int64_t> ContiguousStrides(const std::vector<int64_t>& dims);
+
+class DeviceTensor;
+
+// A tensor of spec holding `values` in its view's row-major order (integers exactly; storage outside the view -7).
+std::unique_ptr<DeviceTensor> TensorOfValues(const TensorSpec& spec, const std::vector<double>& values);
+// The view's values on the device, row-major.
+std::vector<double> ViewValues(const DeviceTensor& t);
 
 class DeviceTensor {
 public:

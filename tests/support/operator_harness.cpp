@@ -63,7 +63,7 @@ aclnnStatus RunSoftMarginLoss(const aclTensor* self, const aclTensor* target, in
 }
 
 bool HasGenericCalls(const aclnn_cpu::OperatorDescription& row) {
-    return row.iteration != aclnn_cpu::Iteration::kClassIndex;
+    return row.iteration != aclnn_cpu::Iteration::kClassIndex && row.iteration != aclnn_cpu::Iteration::kClassRows;
 }
 
 std::vector<int> GenericRows() {

@@ -23,7 +23,7 @@ ACLNN_CPU_OPERATOR_ROW(nll_loss) =
     OperatorDescription(ACLNN_CPU_C_API_WITH_OUTPUTS(aclnnNLLLoss, 2), "nll_loss",
                         "-weight[t] * self[n, t] for t = target[n], t != ignoreIndex; mean divides by the weights")
         .Inputs({operator_rows::kSelf, operator_rows::kClassTarget, operator_rows::kClassWeight}, 0)
-        .Outs("out", "totalWeightOut")
+        .Outs("out", {{"totalWeightOut", OutputShape::kOneElement}})
         .Parameters({operator_rows::kReduction, operator_rows::kIgnoreIndex})
         .Result(ResultRule::kLossPerSample)
         .Dtypes(&validation::kFloatTypesBf16FromAtlasA2)
@@ -34,7 +34,7 @@ ACLNN_CPU_OPERATOR_ROW(nll_loss2d) =
     OperatorDescription(ACLNN_CPU_C_API_WITH_OUTPUTS(aclnnNLLLoss2d, 2), "nll_loss2d",
                         "-weight[t] * self[n, t, h, w] for t = target[n, h, w], t != ignoreIndex")
         .Inputs({operator_rows::kSelf, operator_rows::kClassTarget, operator_rows::kClassWeight}, 0)
-        .Outs("out", "totalWeightOut")
+        .Outs("out", {{"totalWeightOut", OutputShape::kOneElement}})
         .Parameters({operator_rows::kReduction, operator_rows::kIgnoreIndex})
         .Result(ResultRule::kLossPerSample)
         .Dtypes(&validation::kFloatTypesBf16FromAtlasA2)
