@@ -82,12 +82,24 @@ class OperatorInfo:
         self.out_dtype_input = row["out_dtype_input"]  # out's dtype must be this input's (CANN), or -1
         # "elementwise", "along_dim" (each result from its row along dim), "class_index" (each sample's class)
         self.iteration = row["iteration"]
-        self.second_out_name = row["second_out_name"]  # aclnnNLLLoss's totalWeightOut, or None
+        # The outputs after out: (CANN's name, "one_element" | "self" | "unwritten"), e.g. aclnnNLLLoss's
+        # ("totalWeightOut", "one_element")
+        self.more_outs = tuple(tuple(o) for o in row["more_outs"])
         self.self_ranks = tuple(row["self_ranks"])  # the ranks of self the op_api takes (min, max)
 
     @property
     def output_count(self):
-        return 1 if self.second_out_name is None else 2
+        return 1 + len(self.more_outs)
+
+    @property
+    def class_indexed(self):
+        """Whether the targets are class indices: the NLL losses and the fused cross-entropy."""
+        return self.iteration in ("class_index", "class_rows")
+
+    @property
+    def returned_outs(self):
+        """The names of the outputs a Python call returns after out (those the operator writes)."""
+        return tuple(name for name, shape in self.more_outs if shape != "unwritten")
 
     @property
     def input_names(self):
@@ -103,7 +115,7 @@ class OperatorInfo:
         where out may take it)."""
         if self.result == "gradient_of_self" and self_shape is not None:
             return tuple(self_shape)  # the gradient over the broadcast shape, summed back to self's
-        if self.iteration == "class_index":
+        if self.class_indexed:
             if self.result == "gradient":
                 return tuple(self_shape)
             per_sample = next(s for i, s in zip(self.inputs, input_shapes) if i.shape == "per_sample")
@@ -176,7 +188,7 @@ def run_operator(name, values, parameters=None, out_dtype=None):
         acl_type = parse_dtype(out_dtype)
     elif info.out_dtype_input >= 0 and inputs[info.out_dtype_input] is not None:
         acl_type = inputs[info.out_dtype_input].acl_type  # CANN ties out's dtype to this input's
-    elif info.iteration == "class_index":
+    elif info.class_indexed:
         acl_type = inputs[info.self_input].acl_type  # the scores' dtype (the targets are class indices)
     else:
         acl_type = _promoted_type(present)
@@ -185,18 +197,22 @@ def run_operator(name, values, parameters=None, out_dtype=None):
     # zeros, never the allocator's leftovers.
     empty_input = any(0 in op.shape for op in present)
     self_operand = inputs[info.self_input]
-    shapes = [op.shape for op in present] if info.iteration != "class_index" else [op.shape for op in inputs]
+    shapes = [op.shape for op in present] if not info.class_indexed else \
+        [None if op is None else op.shape for op in inputs]
     shape = info.result_shape(shapes, reduction, None if self_operand is None else self_operand.shape)
     # A gradient summed back from an empty broadcast shape is zeros (written); an empty input can otherwise leave
     # out unwritten.
     result, out = _allocate_result(kind, shape, acl_type, empty_input)
     results, outs = [result], [out]
-    if info.output_count == 2:
-        # The total weight: written for mean and sum; 0 for none, which CANN leaves unwritten (PyTorch's too, but
-        # for a 1-D self, whose weight[t] it writes).
-        second, second_out = _allocate_result(kind, (), acl_type, True)
-        results.append(second)
-        outs.append(second_out)
+    for _, output_shape in info.more_outs:
+        # A total weight: written for mean and sum; 0 for none, which CANN leaves unwritten (PyTorch's too, but for
+        # a 1-D self, whose weight[t] it writes). logProb: self's shape. The z-loss outputs: never written.
+        more_shape = tuple(self_operand.shape) if output_shape == "self" else \
+            (1,) if output_shape == "unwritten" else ()
+        more, more_out = _allocate_result(kind, more_shape, acl_type, True)
+        if output_shape != "unwritten":
+            results.append(more)
+        outs.append(more_out)
     _core.run(name, [None if op is None else op.spec() for op in inputs], [o.spec() for o in outs], doubles,
               host_regions(present + outs))
     return results[0] if len(results) == 1 else tuple(results)
@@ -224,8 +240,8 @@ def _make_function(info):
         "Inputs are numpy arrays (float32, float16; aclnn_cpu.Bfloat16 for bfloat16 bits) or objects with "
         "__dlpack__ (torch tensors), with any strides and broadcasting. Returns the caller's kind of array of the "
         "inputs' promoted dtype (or the dtype CANN ties out to) unless out_dtype says otherwise; reduction is 'none', 'mean', 'sum' or CANN's "
-        "integer." + (f" Returns (out, {info.second_out_name}); class-index targets are integer arrays."
-                      if info.output_count == 2 else ""))
+        "integer." + (f" Returns (out, {', '.join(info.returned_outs)}); class-index targets are integer arrays."
+                      if info.returned_outs else ""))
     return function
 
 

@@ -157,17 +157,29 @@ def command_run(args):
     match = re.fullmatch(r"(.+):([A-Za-z0-9_]+)", args.out)
     if match is not None and not os.path.isdir(match.group(1)) and match.group(2).lower() not in ("bin",):
         out_path, out_dtype = match.group(1), _parse_dtype(match.group(2), "--out")
-    second = OPERATORS[args.operator].second_out_name
-    if second is None and args.total_weight_out is not None:
-        raise BadInput(f"--total-weight-out: {args.operator} has one output")
+    returned = OPERATORS[args.operator].returned_outs
+    for name in _MORE_OUTS:
+        if getattr(args, _snake(name), None) is not None and name not in returned:
+            raise BadInput(f"--{_kebab(name)}: {args.operator} has no output {name}")
     result = run_operator(args.operator, arrays, _parameter_values(args.operator, args), out_dtype)
     results = result if isinstance(result, tuple) else (result,)
     write_bin(out_path, results[0])
     print(f"wrote {out_path}: {_describe(results[0])}")
-    if second is not None and args.total_weight_out is not None:
-        write_bin(args.total_weight_out, results[1])
-        print(f"wrote {args.total_weight_out}: {_describe(results[1])}")
+    for name, value in zip(returned, results[1:]):
+        path = getattr(args, _snake(name))
+        if path is not None:
+            write_bin(path, value)
+            print(f"wrote {path}: {_describe(value)}")
     return 0
+
+
+def _snake(name):
+    """totalWeightOut -> total_weight_out"""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+def _kebab(name):
+    return _snake(name).replace("_", "-")
 
 
 def _reduction(text):
@@ -208,8 +220,9 @@ def _hard_values(acl_type):
 
 def _draw(domain, count, acl_type, rng, classes=1, ignore_index=-100):
     """count values of an input's domain (the operator table's ValueDomain)."""
-    if domain == "class_index":  # classes, one in ten ignored
-        return np.where(rng.random(count) < 0.1, ignore_index, rng.integers(0, max(classes, 1), count))
+    if domain == "class_index":  # classes, one in ten ignored (where an ignoreIndex is given)
+        classes = rng.integers(0, max(classes, 1), count)
+        return classes if ignore_index is None else np.where(rng.random(count) < 0.1, ignore_index, classes)
     if domain == "sign_label":  # mostly +-1, some other real labels
         return np.where(rng.random(count) < 0.9, rng.choice([-1.0, 1.0], count), rng.uniform(-3.0, 3.0, count))
     if domain == "gradient":
@@ -250,12 +263,14 @@ def command_gen(args):
     target_shape = _parse_shape(args.target_shape, "--target-shape") if args.target_shape else shape
     parameters = _parameter_values(args.operator, args)
     rng = np.random.default_rng(args.seed)
-    if info.iteration == "class_index":
+    if info.class_indexed:
         shapes = _class_index_shapes(info, shape, parameters)
     else:
         shapes = {i.python_name: (target_shape if i.role == "target" else shape) for i in info.inputs}
     classes = shape[0] if len(shape) == 1 else shape[1] if shape else 1
     ignore_index = parameters.get("ignore_index", -100)
+    if info.iteration == "class_rows" and ignore_index < 0:
+        ignore_index = None  # the fused cross-entropy on Ascend 950 ignores only a non-negative ignoreIndex
     values = {i.python_name: _draw(i.domain, int(np.prod(shapes[i.python_name], dtype=np.int64)), acl_type, rng,
                                    classes, ignore_index)
               for i in info.inputs if not i.optional}
@@ -291,12 +306,11 @@ def command_gen(args):
     for name, value in parameters.items():
         command += [f"--{name.replace('_', '-')}", str(value).lower() if isinstance(value, bool) else str(value)]
     command += ["--out", golden_path]
-    if len(goldens) == 2:  # aclnnNLLLoss's totalWeightOut beside it
-        second_path = os.path.join(args.dir, "golden_total_weight_out.bin")
-        write_bin(second_path, goldens[1])
-        command += ["--total-weight-out", second_path]
-        manifest["golden_total_weight_out"] = {"file": "golden_total_weight_out.bin",
-                                               "description": _describe(goldens[1])}
+    for name, value in zip(info.returned_outs, goldens[1:]):  # aclnnNLLLoss's totalWeightOut beside it...
+        file = f"golden_{_snake(name)}.bin"
+        write_bin(os.path.join(args.dir, file), value)
+        command += [f"--{_kebab(name)}", os.path.join(args.dir, file)]
+        manifest[f"golden_{_snake(name)}"] = {"file": file, "description": _describe(value)}
     manifest["golden"] = {"file": "golden.bin", "description": _describe(golden)}
     manifest["command"] = shlex.join(command)
     with open(os.path.join(args.dir, "case.json"), "w") as handle:
@@ -310,6 +324,8 @@ def command_gen(args):
 # Every input and parameter of the table's operators, for the options of run and gen.
 _ALL_INPUTS = {name for info in OPERATORS.values() for name in info.python_names}
 _ALL_PARAMETERS = sorted({p.python_name for info in OPERATORS.values() for p in info.parameters})
+# Every written output after out (totalWeightOut, logProbOut), in the table's order.
+_MORE_OUTS = list(dict.fromkeys(name for info in OPERATORS.values() for name in info.returned_outs))
 
 
 def _add_parameter_options(parser):
@@ -334,8 +350,8 @@ def build_parser():
     _add_parameter_options(run)
     run.add_argument("--out", required=True, metavar="PATH[:DTYPE]",
                      help="output file; its dtype defaults to the inputs' promoted dtype")
-    run.add_argument("--total-weight-out", metavar="PATH",
-                     help="the NLL losses' second output, the total weight (self's dtype)")
+    for name in _MORE_OUTS:  # the outputs after out that operators write (the NLL losses' total weight...)
+        run.add_argument(f"--{_kebab(name)}", metavar="PATH", help=f"where {name} goes (self's dtype)")
     comparison = commands.add_parser("compare", help="judge an output against a golden by CANN's standard")
     comparison.add_argument("actual")
     comparison.add_argument("golden")

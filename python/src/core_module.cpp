@@ -133,7 +133,12 @@ PYBIND11_MODULE(_core, module) {
             }
             static const char* const kResults[] = {"loss",        "gradient",       "loss_over_first_dim",
                                                    "gradient_of_self", "elementwise", "loss_per_sample"};
-            static const char* const kIterations[] = {"elementwise", "along_dim", "class_index"};
+            static const char* const kIterations[] = {"elementwise", "along_dim", "class_index", "class_rows"};
+            static const char* const kOutputShapes[] = {"one_element", "self", "unwritten"};
+            py::list more_outs;
+            for (int k = 1; k < row.output_count; ++k)
+                more_outs.append(py::make_tuple(row.more_outs[k - 1].name,
+                                                kOutputShapes[static_cast<int>(row.more_outs[k - 1].shape)]));
             table.append(py::dict(py::arg("name") = row.name, py::arg("api_name") = row.api_name,
                                   py::arg("summary") = row.summary, py::arg("inputs") = inputs,
                                   py::arg("self_input") = row.self_input, py::arg("parameters") = parameters,
@@ -142,7 +147,7 @@ PYBIND11_MODULE(_core, module) {
                                   py::arg("aten_name") = text_or_none(row.aten_name),
                                   py::arg("out_dtype_input") = row.out_dtype_input,
                                   py::arg("iteration") = kIterations[static_cast<int>(row.iteration)],
-                                  py::arg("second_out_name") = text_or_none(row.second_out_name),
+                                  py::arg("more_outs") = more_outs,
                                   py::arg("self_ranks") = py::make_tuple(row.self_min_rank, row.self_max_rank)));
         }
         return table;

@@ -1,5 +1,6 @@
 """The aclnn-cpu command line end to end on .bin files, as an NPU test uses it, and every bad-input exit."""
 import json
+import re
 import os
 import subprocess
 
@@ -26,7 +27,7 @@ def test_gen_run_compare(tmp_path, operator, dtype):
     has_reduction = any(p.type == "reduction" for p in info.parameters)
     reduction = ["--reduction", "none"] if has_reduction else []
     # target broadcasts along the rows where the row lets it; else it has self's shape (CANN's rule).
-    targets = [i for i in info.inputs if i.role == "target"]
+    targets = [i for i in info.inputs if i.role == "target" and not i.optional]
     target_shape = [1024] if [i.shape for i in targets] == ["broadcast"] else [8, 1024]
     shape = "8,1024" if info.self_ranks[0] <= 2 else "2,16,4,8"  # aclnnNLLLoss2d's self: 4-D
     done = cli("gen", operator, "--shape", shape, "--target-shape", ",".join(map(str, target_shape)), "--dtype",
@@ -34,7 +35,7 @@ def test_gen_run_compare(tmp_path, operator, dtype):
     assert done.returncode == 0, done.stderr
     manifest = json.loads((case / "case.json").read_text())
     for target in targets:
-        if target.domain == "class_index":  # an NLL loss: one class index per row of self, int64
+        if target.domain == "class_index":  # one class index per row of self, int64
             per_sample = [8] if shape == "8,1024" else [2, 4, 8]
             assert manifest["inputs"][target.python_name] == {"file": "target.bin", "dtype": "int64",
                                                               "shape": per_sample}
@@ -45,13 +46,14 @@ def test_gen_run_compare(tmp_path, operator, dtype):
     args = manifest["command"].split()[1:]
     args = [a.strip("'") for a in args]
     args[args.index("--out") + 1] = str(out)
-    if "--total-weight-out" in args:
-        args[args.index("--total-weight-out") + 1] = str(tmp_path / "total_weight.bin")
+    more = {name: re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower() for name in info.returned_outs}
+    for snake in more.values():  # totalWeightOut -> --total-weight-out, logProbOut -> --log-prob-out
+        args[args.index("--" + snake.replace("_", "-")) + 1] = str(tmp_path / f"{snake}.bin")
     done = cli(*args)
     assert done.returncode == 0, done.stderr
     assert out.read_bytes() == (case / "golden.bin").read_bytes()
-    if info.output_count == 2:
-        assert (tmp_path / "total_weight.bin").read_bytes() == (case / "golden_total_weight_out.bin").read_bytes()
+    for snake in more.values():
+        assert (tmp_path / f"{snake}.bin").read_bytes() == (case / f"golden_{snake}.bin").read_bytes()
     # The Python API on the same files gives the same bits.
     storage = {"float16": np.float16, "bfloat16": np.uint16, "float32": np.float32, "int64": np.int64}
     def load(name):

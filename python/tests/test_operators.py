@@ -15,9 +15,9 @@ FLOAT, FLOAT16, BF16 = 0, 1, 27
 TYPES = (FLOAT, FLOAT16, BF16)
 STORAGE = {FLOAT: np.float32, FLOAT16: np.float16, BF16: np.uint16}
 # Every row of the table whose inputs share the element-wise or along-dim shapes, with its Python function and its
-# number of inputs (the NLL losses: test_nll_loss.py).
+# number of inputs (the NLL losses: test_nll_loss.py; the fused cross-entropy: test_cross_entropy_loss.py).
 OPERATORS = {name: (getattr(aclnn_cpu, name), len(info.inputs)) for name, info in _operators.OPERATORS.items()
-             if info.iteration != "class_index"}
+             if not info.class_indexed}
 # A parameter other than reduction, set to a value that is not its default where the row has one.
 PARAMETERS = {"beta": 0.7}
 

@@ -110,9 +110,9 @@ std::vector<float> DomainValues(Stream* stream, aclnn_cpu::ValueDomain domain, i
     return values;
 }
 
-// An NLL loss (Iteration::kClassIndex) on the pass's values: self [256, 64] (or [4, 32, 8, 16] for the 2-D
-// forms), targets in range with every fifth sample ignored, weights exact in every dtype; every reduction, every
-// output.
+// A call with class-index targets (an NLL loss, the fused cross-entropy) on the pass's values: self [256, 64] (or
+// [4, 32, 8, 16] for the 2-D forms), targets in range with every fifth sample ignored, weights exact in every dtype;
+// every reduction, every output written.
 // Returns false (and says why) where a call is refused or fails.
 bool DigestClassIndexRow(const aclnn_cpu::OperatorDescription& row, aclDataType type, Stream* stream,
                          const std::function<std::vector<float>(int64_t)>& values, Digest* digest) {
@@ -125,17 +125,24 @@ bool DigestClassIndexRow(const aclnn_cpu::OperatorDescription& row, aclDataType 
     for (int64_t d : per_sample) samples *= d;
     Buffer self(self_dims, type, values(samples * classes));
     std::vector<float> targets, weights;
+    // The fused cross-entropy (kClassRows) on Ascend 950 ignores only a non-negative ignoreIndex: 3 there.
+    const bool class_rows = row.iteration == aclnn_cpu::Iteration::kClassRows;
+    const double ignore_index = class_rows ? 3.0 : -100.0;
     for (int64_t i = 0; i < samples; ++i)
-        targets.push_back(i % 5 == 0 ? -100.0f : static_cast<float>(stream->Next(classes)));
+        targets.push_back(i % 5 == 0 ? static_cast<float>(ignore_index) : static_cast<float>(stream->Next(classes)));
     for (int64_t c = 0; c < classes; ++c) weights.push_back(static_cast<float>(stream->Next(8) + 1) / 4.0f);
     Buffer target(per_sample, ACL_INT64, targets);
-    Buffer weight({classes}, type, weights);
+    Buffer weight({classes}, class_rows ? ACL_FLOAT : type, weights);  // the fused cross-entropy's is FLOAT
     Buffer total_weight({1}, type, {24.0f});
     for (int64_t reduction : {0, 1, 2}) {
         Buffer grad(reduction == 0 ? per_sample : std::vector<int64_t>{}, type, values(reduction == 0 ? samples : 1));
         std::vector<const aclTensor*> inputs;
         for (int k = 0; k < row.input_count; ++k) {
             const aclnn_cpu::InputDescription& input = row.inputs[k];
+            if (!input.values_read) {  // an input the kernel does not read (the z-loss ones): absent
+                inputs.push_back(nullptr);
+                continue;
+            }
             inputs.push_back(k == row.self_input                                         ? self.tensor()
                              : input.domain == aclnn_cpu::ValueDomain::kClassIndex        ? target.tensor()
                              : input.shape == aclnn_cpu::InputShape::kPerClass            ? weight.tensor()
@@ -148,9 +155,17 @@ bool DigestClassIndexRow(const aclnn_cpu::OperatorDescription& row, aclDataType 
         int64_t out_count = 1;
         for (int64_t d : out_dims) out_count *= d;
         Buffer out(out_dims, type, std::vector<float>(static_cast<size_t>(out_count), 0.0f));
-        Buffer second({1}, type, {0.0f});
-        aclTensor* const outs[] = {out.tensor(), second.tensor()};
-        const double parameters[] = {static_cast<double>(reduction), -100.0};
+        // The outputs after out: self's shape (logProbOut) or one element.
+        std::vector<std::unique_ptr<Buffer>> more;
+        aclTensor* outs[aclnn_cpu::kMaxOperatorOutputs] = {out.tensor()};
+        for (int k = 1; k < row.output_count; ++k) {
+            const bool like_self = row.more_outs[k - 1].shape == aclnn_cpu::OutputShape::kSelf;
+            more.push_back(std::make_unique<Buffer>(like_self ? self_dims : std::vector<int64_t>{1}, type,
+                                                    std::vector<float>(like_self ? samples * classes : 1, 0.0f)));
+            outs[k] = more.back()->tensor();
+        }
+        // reduction, ignoreIndex, then (the fused cross-entropy) labelSmoothing 0.25 and the unread z-loss ones.
+        const double parameters[] = {static_cast<double>(reduction), ignore_index, 0.25, 0, 0};
         uint64_t workspace_size = 0;
         aclOpExecutor* executor = nullptr;
         if (row.get_workspace_size(inputs.data(), parameters, outs, &workspace_size, &executor) != ACL_SUCCESS ||
@@ -159,7 +174,8 @@ bool DigestClassIndexRow(const aclnn_cpu::OperatorDescription& row, aclDataType 
             return false;
         }
         out.AddTo(digest, type);
-        if (row.output_count == 2) second.AddTo(digest, type);
+        for (int k = 1; k < row.output_count; ++k)
+            if (row.more_outs[k - 1].shape != aclnn_cpu::OutputShape::kUnwritten) more[static_cast<size_t>(k - 1)]->AddTo(digest, type);
     }
     return true;
 }
@@ -209,7 +225,8 @@ uint64_t DigestOfAllCases(int row_count) {
         Buffer column_sums({columns}, ACL_FLOAT, std::vector<float>(static_cast<size_t>(columns), 0.0f));
         for (int row_index = 0; row_index < row_count; ++row_index) {
             const aclnn_cpu::OperatorDescription& row = aclnn_cpu::kOperators[row_index];
-            if (row.iteration == aclnn_cpu::Iteration::kClassIndex) {
+            if (row.iteration == aclnn_cpu::Iteration::kClassIndex ||
+                row.iteration == aclnn_cpu::Iteration::kClassRows) {
                 if (!DigestClassIndexRow(row, type, &stream,
                                          [&](int64_t count) { return values(count, 1000, 100.0f); }, &digest))
                     return 0;

@@ -440,11 +440,11 @@ double PickParameter(FuzzedDataProvider& in, const aclnn_cpu::ParameterDescripti
     return choices[in.ConsumeIntegralInRange<int>(0, 7)];
 }
 
-// Gives the tensors of an NLL loss (Iteration::kClassIndex) shapes and dtypes its op_api takes, most of the time,
+// Gives the tensors of an NLL loss or the fused cross-entropy (Iteration::kClassIndex, kClassRows) shapes and dtypes its op_api takes, most of the time,
 // from self's dims and dtype: random bytes alone almost never make self [N, C], target [N] of integers, weight [C]
 // and the outputs agree. Strides, offsets and placements stay as drawn where the rank is kept.
 void ShapeClassIndexCall(FuzzedDataProvider& in, const aclnn_cpu::OperatorDescription& op, int64_t reduction,
-                         int second_out_slot, Fixture* f) {
+                         const std::vector<int>& more_out_slots, Fixture* f) {
     if (in.ConsumeIntegralInRange<int>(0, 7) == 0) return;  // as drawn
     auto set = [&](int slot, std::vector<int64_t> dims, int32_t dtype) {
         TensorDescription& t = f->descriptions[slot];
@@ -476,10 +476,12 @@ void ShapeClassIndexCall(FuzzedDataProvider& in, const aclnn_cpu::OperatorDescri
             set(slot, reduction == 0 ? per_sample : std::vector<int64_t>{}, type);
     }
     set(kOutSlot, aclnn_cpu::IsGradient(op) ? dims : reduction == 0 ? per_sample : std::vector<int64_t>{}, type);
-    if (second_out_slot >= 0) set(second_out_slot, {1}, type);
+    for (size_t k = 0; k < more_out_slots.size(); ++k)
+        set(more_out_slots[k], op.more_outs[k].shape == aclnn_cpu::OutputShape::kSelf ? dims : std::vector<int64_t>{1},
+            type);
 }
 
-// Runs phase 2 of an NLL loss (Iteration::kClassIndex): a target outside the classes fails the kernel (the
+// Runs phase 2 of a call with class-index targets (Iteration::kClassIndex, kClassRows): a target outside the classes fails the kernel (the
 // stream's synchronisation returns 161002 with a message), nothing written; otherwise every byte that changed lies in an output's view. Calls of more
 // than kMaxReducedElements samples (stride-0 targets) run phase 1 only.
 void RunClassIndexCall(const Fixture& f, const aclnn_cpu::OperatorDescription& op, aclOpExecutor* executor,
@@ -543,13 +545,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     bool used[kSlots] = {};
     used[kOutSlot] = true;
     for (int k = 0; k < op.input_count; ++k) used[InputSlot(op.input_count, k)] = true;
-    // A second output (aclnnNLLLoss's totalWeightOut) takes the first slot no input uses.
-    int second_out_slot = -1;
-    for (int k = 0; k < kSlots && op.output_count == 2; ++k)
-        if (!used[k] && second_out_slot < 0) second_out_slot = k;
-    if (second_out_slot >= 0) used[second_out_slot] = true;
-    if (op.iteration == aclnn_cpu::Iteration::kClassIndex)
-        ShapeClassIndexCall(in, op, aclnn_cpu::ReductionValue(op, parameters.data()), second_out_slot, &f);
+    // The outputs after out (aclnnNLLLoss's totalWeightOut...) take the first slots no input uses.
+    std::vector<int> more_out_slots;
+    for (int k = 0; k < kSlots && static_cast<int>(more_out_slots.size()) + 1 < op.output_count; ++k)
+        if (!used[k]) more_out_slots.push_back(k);
+    for (int slot : more_out_slots) used[slot] = true;
+    const bool class_indexed =
+        op.iteration == aclnn_cpu::Iteration::kClassIndex || op.iteration == aclnn_cpu::Iteration::kClassRows;
+    if (class_indexed)
+        ShapeClassIndexCall(in, op, aclnn_cpu::ReductionValue(op, parameters.data()), more_out_slots, &f);
 
     for (int k = 0; k < kSlots; ++k) {
         const TensorDescription& t = f.descriptions[k];
@@ -608,12 +612,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     aclOpExecutor* executor = sentinel;
     const aclTensor* inputs[aclnn_cpu::kMaxOperatorInputs] = {};
     for (int k = 0; k < op.input_count; ++k) inputs[k] = f.tensors[InputSlot(op.input_count, k)];
-    aclTensor* const outs[] = {f.tensors[kOutSlot], second_out_slot >= 0 ? f.tensors[second_out_slot] : nullptr};
+    aclTensor* outs[aclnn_cpu::kMaxOperatorOutputs] = {f.tensors[kOutSlot]};
+    for (size_t k = 0; k < more_out_slots.size(); ++k) outs[k + 1] = f.tensors[more_out_slots[k]];
     const aclnnStatus status = op.get_workspace_size(inputs, parameters.data(), outs, &workspace_size, &executor);
     if (status != 0) {
-        // 161001, 161002, or the row's own status for what CANN reports as an internal failure
-        // (aclnnBinaryCrossEntropy's 561103).
-        if (status != 161001 && status != 161002 && status != op.null_tensor_status)
+        // 161001, 161002, a tiling's 561002 (the generated op_apis), or the row's own status for what CANN reports
+        // as an internal failure (aclnnBinaryCrossEntropy's 561103).
+        if (status != 161001 && status != 161002 && status != 561002 && status != op.null_tensor_status)
             Fail("undocumented status from phase 1");
         if (executor != sentinel || workspace_size != 12345) Fail("a failed phase 1 wrote its outputs");
         if (aclGetRecentErrMsg() == nullptr) Fail("a failed phase 1 left no message");
@@ -621,8 +626,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             if (std::memcmp(r->base, r->before.data(), r->bytes) != 0) Fail("a failed phase 1 wrote memory");
         return 0;
     }
-    if (op.iteration == aclnn_cpu::Iteration::kClassIndex) {
-        RunClassIndexCall(f, op, executor, workspace_size, {kOutSlot, second_out_slot});
+    if (class_indexed) {
+        std::vector<int> out_slots = more_out_slots;
+        out_slots.push_back(kOutSlot);
+        RunClassIndexCall(f, op, executor, workspace_size, out_slots);
         return 0;
     }
     std::vector<int64_t> shape;

@@ -64,18 +64,22 @@ struct Job {
     void* device[kSlots] = {};
     aclTensor* tensors[kSlots] = {};
     aclrtStream stream = nullptr;
-    // An NLL loss (Iteration::kClassIndex): self's dims, and the forward's second output.
+    // A call with class-index targets (Iteration::kClassIndex, kClassRows): self's dims, and the outputs after out
+    // (an NLL loss's total weight, the fused cross-entropy's logProb and unwritten z-loss outputs).
     std::vector<int64_t> self_dims;
-    std::vector<char> host_second;
-    void* device_second = nullptr;
-    aclTensor* tensor_second = nullptr;
+    static constexpr int kMore = aclnn_cpu::kMaxOperatorOutputs - 1;
+    std::vector<char> host_more[kMore];
+    void* device_more[kMore] = {};
+    aclTensor* tensor_more[kMore] = {};
 
     ~Job() {
         for (aclTensor* t : tensors) aclDestroyTensor(t);
         for (void* d : device)
             if (d != nullptr) aclrtFree(d);
-        aclDestroyTensor(tensor_second);
-        if (device_second != nullptr) aclrtFree(device_second);
+        for (int k = 0; k < kMore; ++k) {
+            aclDestroyTensor(tensor_more[k]);
+            if (device_more[k] != nullptr) aclrtFree(device_more[k]);
+        }
     }
 
     int64_t reduction() const { return aclnn_cpu::ReductionValue(*op, parameters.data()); }
@@ -118,7 +122,8 @@ double RandomParameter(const aclnn_cpu::ParameterDescription& p, std::mt19937_64
     if (p.type == aclnn_cpu::ParameterType::kInt64 || p.type == aclnn_cpu::ParameterType::kDim ||
         p.type == aclnn_cpu::ParameterType::kIgnoreIndex)
         return p.default_value;  // dim -1; ignoreIndex -100, the targets' ignored value
-    return rng() % 8 == 0 ? std::max(p.minimum, 0.0) : std::uniform_real_distribution<double>(0.1, 4.0)(rng);
+    return rng() % 8 == 0 ? std::max(p.minimum, 0.0)
+                          : std::min(p.maximum, std::uniform_real_distribution<double>(0.1, 4.0)(rng));
 }
 
 double RandomValue(aclnn_cpu::ValueDomain domain, std::mt19937_64& rng) {
@@ -142,9 +147,9 @@ bool Upload(const std::vector<char>& host, const std::vector<int64_t>& dims, acl
                                             ACL_MEMCPY_HOST_TO_DEVICE, stream) == ACL_SUCCESS;
 }
 
-// An NLL loss (Iteration::kClassIndex): self [rows, columns] ([rows, columns, 1, 1] for the 2-D forms) of
-// log-probabilities, a target per row (one in eight ignored), a weight per class, every reduction; outputs
-// prefilled with 0x7f bytes.
+// A call with class-index targets (an NLL loss, the fused cross-entropy): self [rows, columns] ([rows, columns, 1,
+// 1] for the 2-D forms) of log-probabilities (the fused forward's logits), a target per row (an NLL loss's one in
+// eight ignored), a weight per class, every reduction; outputs prefilled with 0x7f bytes.
 std::unique_ptr<Job> LaunchClassIndex(std::unique_ptr<Job> job, std::mt19937_64& rng) {
     const aclnn_cpu::OperatorDescription& op = *job->op;
     const aclDataType type = kTypes[rng() % 3];
@@ -166,13 +171,20 @@ std::unique_ptr<Job> LaunchClassIndex(std::unique_ptr<Job> job, std::mt19937_64&
                                                                                                 : std::vector<int64_t>{};
         int64_t count = 1;
         for (int64_t d : dims) count *= d;
-        job->types[k] = index ? ACL_INT64 : type;
+        if (!input.values_read) continue;  // the z-loss inputs the kernels do not read: absent
+        // The fused cross-entropy's weight is FLOAT whatever the scores' dtype.
+        const bool float_weight = op.iteration == aclnn_cpu::Iteration::kClassRows &&
+                                  input.shape == aclnn_cpu::InputShape::kPerClass;
+        job->types[k] = index ? ACL_INT64 : float_weight ? ACL_FLOAT : type;
         job->present[k] = true;
-        job->host_in[k].resize(static_cast<size_t>(count * (index ? 8 : Size(type))));
+        job->host_in[k].resize(static_cast<size_t>(count * (index ? 8 : Size(job->types[k]))));
         for (int64_t i = 0; i < count; ++i) {
-            char* at = job->host_in[k].data() + i * (index ? 8 : Size(type));
+            char* at = job->host_in[k].data() + i * (index ? 8 : Size(job->types[k]));
             if (index) {
-                const int64_t target = rng() % 8 == 0 ? -100 : static_cast<int64_t>(rng() % job->columns);
+                // One in eight ignored (ignoreIndex -100), but for the fused cross-entropy, which ignores no
+                // negative ignoreIndex on Ascend 950 (the default SoC).
+                const bool ignored = rng() % 8 == 0 && op.iteration == aclnn_cpu::Iteration::kClassIndex;
+                const int64_t target = ignored ? -100 : static_cast<int64_t>(rng() % job->columns);
                 std::memcpy(at, &target, 8);
                 continue;
             }
@@ -182,7 +194,7 @@ std::unique_ptr<Job> LaunchClassIndex(std::unique_ptr<Job> job, std::mt19937_64&
                                  : input.shape == aclnn_cpu::InputShape::kOneElement
                                      ? std::uniform_real_distribution<double>(1.0, 64.0)(rng)
                                      : std::uniform_real_distribution<double>(-2.0, 2.0)(rng);
-            test_support::EncodeElement(test_support::RoundToType(value, type), type, at);
+            test_support::EncodeElement(test_support::RoundToType(value, job->types[k]), job->types[k], at);
         }
         if (!Upload(job->host_in[k], dims, job->types[k], job->stream, &job->device[k], &job->tensors[k])) {
             Failure("uploading an input failed");
@@ -197,16 +209,23 @@ std::unique_ptr<Job> LaunchClassIndex(std::unique_ptr<Job> job, std::mt19937_64&
     job->types[kOut] = type;
     job->present[kOut] = true;
     job->host_out.assign(static_cast<size_t>(out_count * Size(type)), 0x7f);
-    job->host_second.assign(static_cast<size_t>(Size(type)), 0x7f);
-    if (!Upload(job->host_out, out_dims, type, job->stream, &job->device[kOut], &job->tensors[kOut]) ||
-        (op.output_count == 2 &&
-         !Upload(job->host_second, {1}, type, job->stream, &job->device_second, &job->tensor_second))) {
+    if (!Upload(job->host_out, out_dims, type, job->stream, &job->device[kOut], &job->tensors[kOut])) {
         Failure("uploading an output failed");
         return nullptr;
     }
+    aclTensor* outs[aclnn_cpu::kMaxOperatorOutputs] = {job->tensors[kOut]};
+    for (int k = 0; k + 1 < op.output_count; ++k) {
+        const bool like_self = op.more_outs[k].shape == aclnn_cpu::OutputShape::kSelf;
+        const std::vector<int64_t> dims = like_self ? job->self_dims : std::vector<int64_t>{1};
+        job->host_more[k].assign(static_cast<size_t>((like_self ? job->rows * job->columns : 1) * Size(type)), 0x7f);
+        if (!Upload(job->host_more[k], dims, type, job->stream, &job->device_more[k], &job->tensor_more[k])) {
+            Failure("uploading an output failed");
+            return nullptr;
+        }
+        outs[k + 1] = job->tensor_more[k];
+    }
     const aclTensor* inputs[aclnn_cpu::kMaxOperatorInputs] = {};
     for (int k = 0; k < op.input_count; ++k) inputs[k] = job->tensors[k];
-    aclTensor* const outs[] = {job->tensors[kOut], job->tensor_second};
     uint64_t workspace_size = 0;
     aclOpExecutor* executor = nullptr;
     if (op.get_workspace_size(inputs, job->parameters.data(), outs, &workspace_size, &executor) != 0 ||
@@ -215,11 +234,12 @@ std::unique_ptr<Job> LaunchClassIndex(std::unique_ptr<Job> job, std::mt19937_64&
         return nullptr;
     }
     if (aclrtMemcpyAsync(job->host_out.data(), job->host_out.size(), job->device[kOut], job->host_out.size(),
-                         ACL_MEMCPY_DEVICE_TO_HOST, job->stream) != ACL_SUCCESS ||
-        (op.output_count == 2 &&
-         aclrtMemcpyAsync(job->host_second.data(), job->host_second.size(), job->device_second,
-                          job->host_second.size(), ACL_MEMCPY_DEVICE_TO_HOST, job->stream) != ACL_SUCCESS))
+                         ACL_MEMCPY_DEVICE_TO_HOST, job->stream) != ACL_SUCCESS)
         Failure("aclrtMemcpyAsync D2H failed");
+    for (int k = 0; k + 1 < op.output_count; ++k)
+        if (aclrtMemcpyAsync(job->host_more[k].data(), job->host_more[k].size(), job->device_more[k],
+                             job->host_more[k].size(), ACL_MEMCPY_DEVICE_TO_HOST, job->stream) != ACL_SUCCESS)
+            Failure("aclrtMemcpyAsync D2H failed");
     g_operations.fetch_add(1);
     return job;
 }
@@ -235,7 +255,8 @@ std::unique_ptr<Job> Launch(std::mt19937_64& rng, aclrtStream stream) {
     job->op = &aclnn_cpu::kOperators[rng() % aclnn_cpu::kOperatorCount];
     const aclnn_cpu::OperatorDescription& op = *job->op;
     for (int p = 0; p < op.parameter_count; ++p) job->parameters.push_back(RandomParameter(op.parameters[p], rng));
-    if (op.iteration == aclnn_cpu::Iteration::kClassIndex) return LaunchClassIndex(std::move(job), rng);
+    if (op.iteration == aclnn_cpu::Iteration::kClassIndex || op.iteration == aclnn_cpu::Iteration::kClassRows)
+        return LaunchClassIndex(std::move(job), rng);
     for (auto& t : job->types) t = kTypes[rng() % 3];
     if (op.inputs_share_dtype)
         for (int k = 0; k < op.input_count; ++k) job->types[k] = job->types[op.self_input];
@@ -397,13 +418,115 @@ void VerifyClassIndex(const Job& job) {
             return std::fabs(got - exact) <= test_support::UlpOf(exact, type) * ulps;
         };
         const double exact = static_cast<double>(reduction == 1 ? loss_sum / weight_sum : loss_sum);
-        const double total_weight = test_support::DecodeElement(job.host_second.data(), type);
-        if (!near(out(0), exact, type == ACL_FLOAT ? 2 : 1) ||
-            !near(total_weight, static_cast<double>(weight_sum), 1))
-            Failure("an NLL mean, sum or total weight differs from the float64 one");
+        const double total_weight = test_support::DecodeElement(job.host_more[0].data(), type);
+        // A FLOAT mean is the quotient of two sums rounded once each: within 2.5 ulp (1 + 1 relative ulp of the
+        // binade's bottom, up to 2 ulp at its top, and the division's half).
+        if (!near(out(0), exact, type == ACL_FLOAT ? 2.5 : 1) ||
+            !near(total_weight, static_cast<double>(weight_sum), 1)) {
+            char what[256];
+            std::snprintf(what, sizeof what,
+                          "an NLL mean, sum or total weight differs from the float64 one (%s, dtype %d, reduction "
+                          "%lld, %lld rows: %.9g vs %.9g, total weight %.9g vs %.9g)",
+                          op.api_name, static_cast<int>(type), static_cast<long long>(reduction),
+                          static_cast<long long>(job.rows), out(0), exact, total_weight,
+                          static_cast<double>(weight_sum));
+            Failure(what);
+        }
         checked = 2;
     }
     g_checked_elements.fetch_add(checked);
+}
+
+// The fused cross-entropy's results (Ascend 950's arithmetic, the default SoC) against float64: logProb within
+// 4 fp32 ulp of its magnitude (plus 16) and the dtype's rounding; each loss, the reduced loss and each gradient
+// element within a relative 1e-4 of their terms' magnitude and the dtype's rounding (the tests bound them
+// tighter: tests/test_cross_entropy_loss.cpp).
+void VerifyClassRows(const Job& job) {
+    const aclnn_cpu::OperatorDescription& op = *job.op;
+    const aclDataType type = job.types[kOut];
+    const int self = op.self_input, target = self + 1;
+    const int weight = target + 1;  // optional, FLOAT
+    const bool weighted = job.present[weight];
+    const double ls = static_cast<float>(job.parameters[2]);
+    const int64_t reduction = job.reduction(), C = job.columns;
+    auto value = [&](int k, int64_t i) {
+        return test_support::DecodeElement(job.host_in[k].data() + i * Size(job.types[k]), job.types[k]);
+    };
+    auto w = [&](int64_t c) { return weighted ? value(weight, c) : 1.0; };
+    auto near = [type](double got, double exact, double magnitude) {
+        if (std::isnan(exact)) return std::isnan(got);
+        return std::fabs(got - exact) <= 1e-4 * magnitude + test_support::UlpOf(exact, type) + 1e-30;
+    };
+    long double loss_sum = 0, weight_sum = 0, magnitude_sum = 0;
+    for (int64_t n = 0; n < job.rows; ++n) {
+        int64_t t;
+        std::memcpy(&t, job.host_in[target].data() + n * 8, 8);
+        std::vector<double> lp(static_cast<size_t>(C));
+        if (aclnn_cpu::IsGradient(op)) {  // the gradient of none (g[n]) or of a reduction (g, / the weights)
+            for (int64_t c = 0; c < C; ++c) lp[static_cast<size_t>(c)] = value(self, n * C + c);
+            long double divisor = 1;
+            if (reduction == 1) {
+                divisor = 0;
+                for (int64_t m = 0; m < job.rows; ++m) {
+                    int64_t u;
+                    std::memcpy(&u, job.host_in[target].data() + m * 8, 8);
+                    divisor += w(u);
+                }
+            }
+            const long double g = value(0, reduction == 0 ? n : 0) / divisor;  // gradLoss is input 0
+            long double wsum = 0;
+            for (int64_t c = 0; c < C; ++c) wsum += w(c);
+            const long double s = w(t) * g * (1 - ls), sm = g * ls / C;
+            for (int64_t c = 0; c < C; ++c) {
+                const long double e = std::exp(static_cast<long double>(lp[static_cast<size_t>(c)]));
+                const long double exact = e * s - (c == t ? s : 0) + sm * (e * wsum - w(c));
+                const double magnitude = static_cast<double>(std::fabs(e * s) + std::fabs(s) +
+                                                             std::fabs(sm) * (e * wsum + w(c)));
+                const double got = test_support::DecodeElement(job.host_out.data() + (n * C + c) * Size(type), type);
+                if (!near(got, static_cast<double>(exact), magnitude)) {
+                    Failure("a cross-entropy gradient differs from float64");
+                    return;
+                }
+            }
+            continue;
+        }
+        long double max = -INFINITY, sum = 0, smooth = 0, smooth_magnitude = 0;
+        for (int64_t c = 0; c < C; ++c) max = std::max<long double>(max, value(self, n * C + c));
+        for (int64_t c = 0; c < C; ++c) sum += std::exp(value(self, n * C + c) - max);
+        for (int64_t c = 0; c < C; ++c) {
+            const long double exact = value(self, n * C + c) - max - std::log(sum);
+            const double got =
+                test_support::DecodeElement(job.host_more[0].data() + (n * C + c) * Size(type), type);
+            if (std::fabs(got - static_cast<double>(exact)) >
+                4 * test_support::UlpOf(static_cast<double>(std::fabs(exact) + 16), ACL_FLOAT) +
+                    test_support::UlpOf(static_cast<double>(exact), type)) {
+                Failure("a cross-entropy logProb differs from float64");
+                return;
+            }
+            lp[static_cast<size_t>(c)] = static_cast<double>(exact);
+            smooth += w(c) * exact;
+            smooth_magnitude += w(c) * std::fabs(exact);
+        }
+        const long double loss = (1 - ls) * -w(t) * lp[static_cast<size_t>(t)] - ls / C * smooth;
+        const long double magnitude = w(t) * std::fabs(lp[static_cast<size_t>(t)]) + smooth_magnitude / C + 16;
+        loss_sum += loss;
+        weight_sum += w(t);
+        magnitude_sum += magnitude;
+        if (reduction == 0 &&
+            !near(test_support::DecodeElement(job.host_out.data() + n * Size(type), type), static_cast<double>(loss),
+                  static_cast<double>(magnitude))) {
+            Failure("a cross-entropy loss differs from float64");
+            return;
+        }
+    }
+    if (!aclnn_cpu::IsGradient(op) && reduction != 0) {
+        const long double exact = reduction == 1 ? loss_sum / weight_sum : loss_sum;
+        const long double magnitude = reduction == 1 ? magnitude_sum / weight_sum : magnitude_sum;
+        if (!near(test_support::DecodeElement(job.host_out.data(), type), static_cast<double>(exact),
+                  static_cast<double>(magnitude)))
+            Failure("a reduced cross-entropy loss differs from float64");
+    }
+    g_checked_elements.fetch_add(job.rows * C);
 }
 
 // Checks a finished job's result (every element up to 4096, else 4096 random ones).
@@ -411,6 +534,10 @@ void Verify(const Job& job, std::mt19937_64& rng) {
     if (!job.mirror.empty() && job.mirror != job.host_out) Failure("a copy ordered after an event saw another out");
     if (job.op->iteration == aclnn_cpu::Iteration::kClassIndex) {
         VerifyClassIndex(job);
+        return;
+    }
+    if (job.op->iteration == aclnn_cpu::Iteration::kClassRows) {
+        VerifyClassRows(job);
         return;
     }
     if (job.Summed()) {
