@@ -123,6 +123,10 @@ expect_output softmax_family $'softmax[0] is: 0.002144\nsoftmax[1] is: 0.002144\
 # synchronisation returns 161002.
 expect_output nll_loss $'nll loss 2d synchronisation status is: 161002\nnll loss[0] is: -0.000000\nnll loss[1] is: -6.500000\nmean nll loss is: -2.708333\ntotal weight is: 2.400000\nnll loss gradient[0] is: -3.410000\nnll loss gradient[1] is: 0.000000\nnll loss gradient[2] is: 0.000000\nnll loss gradient[3] is: 0.000000\nnll loss gradient[4] is: 0.000000\nnll loss gradient[5] is: -8.450000\nnll loss 2d gradient[0] is: 0.000000\nnll loss 2d gradient[1] is: 0.000000\nnll loss 2d gradient[2] is: -2.700000\nnll loss 2d gradient[3] is: 0.000000\nnll loss 2d gradient[4] is: 0.000000\nnll loss 2d gradient[5] is: 0.000000\nnll loss 2d gradient[6] is: 0.000000\nnll loss 2d gradient[7] is: 0.000000\nnll loss 2d gradient[8] is: -2.600000\nnll loss 2d gradient[9] is: 0.000000\nnll loss 2d gradient[10] is: 0.000000\nnll loss 2d gradient[11] is: -2.500000\nnll loss 2d gradient[12] is: 0.000000\nnll loss 2d gradient[13] is: 0.000000\nnll loss 2d gradient[14] is: 0.000000'
 
+# The fused cross-entropy on the inputs of CANN's own samples (FLOAT tensors and int64_t targets, as those samples
+# mean them): float64's values rounded to the fp32 outs.
+expect_output cross_entropy_loss $'loss is: 1.093754\nlog prob[0] is: -2.159461\nlog prob[1] is: -7.159461\nlog prob[2] is: -4.159461\nlog prob[3] is: -4.159461\nlog prob[4] is: -0.159461\nlog prob[5] is: -0.028047\nlog prob[6] is: -6.028047\nlog prob[7] is: -4.028047\nlog prob[8] is: -7.028047\nlog prob[9] is: -5.028047\ngradient[0] is: -0.009063\ngradient[1] is: 0.040937\ngradient[2] is: 0.040937\ngradient[3] is: -0.009063\ngradient[4] is: 0.040937\ngradient[5] is: 0.040937'
+
 # Stream 2 waits on an event for stream 1's loss, then weights the gradient by it (fp32 results: the last is
 # 2.904006 where float64 gives 2.9040054).
 expect_output multi_stream $'loss[0] is: 0.693147\nloss[1] is: 1.313262\nloss[2] is: 0.126928\nloss[3] is: 3.048587\ngradient[0] is: -0.346574\ngradient[1] is: 0.960071\ngradient[2] is: -0.015130\ngradient[3] is: 2.904006'
