@@ -5,9 +5,11 @@
 // messages (nothing written on a rejection).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -378,7 +380,7 @@ TEST(Numerics, HardCases) {
             EXPECT_EQ(lp[2], -INFINITY);
             EXPECT_EQ(lp[3], static_cast<float>(-std::log(3.0L)));
             const std::vector<double> loss = ViewValues(*f.loss);
-            EXPECT_EQ(loss[0], 0);
+            EXPECT_TRUE(loss[0] == 0 && std::signbit(loss[0])) << "-(1 * logProb 0)";
             EXPECT_EQ(loss[1], static_cast<float>(std::log(3.0L)));
         }
         // One class: logProb 0, loss 0.
@@ -412,27 +414,121 @@ TEST(Numerics, HardCases) {
 
 // ---- targets and ignoreIndex ------------------------------------------------------------------------------------------
 
+// The forward ignores any ignoreIndex on both (Ascend 950's full-load kernel, for rows that fit its buffer; its
+// large-C kernel ignores only a non-negative one); the gradient on Ascend 950 only a non-negative one.
 TEST(Targets, IgnoreIndexPerSoc) {
     const std::vector<double> x = {1, 2, 3, 4, 5, 6};
-    {
-        const Soc scope(kAtlasA2);  // any ignoreIndex ignores, -100 included
+    for (const char* soc : {kAtlasA2, kAscend950}) {
+        const Soc scope(soc);
         Forward f({2, 3}, x, {-100, 1}, {}, "sum");
         ASSERT_EQ(f.Run("sum"), ACLNN_SUCCESS) << aclGetRecentErrMsg();
         const Exact e = Reference(2, 3, x, {-100, 1}, {}, 0, IgnoresMinus100);
         EXPECT_NEAR(ViewValues(*f.loss)[0], static_cast<double>(e.loss_sum), 2 * Ulp32(2));
-    }
-    {
-        const Soc scope(kAscend950);  // a negative ignoreIndex ignores nothing: -100 is a target out of range
-        Forward f({2, 3}, x, {-100, 1}, {}, "sum");
-        EXPECT_EQ(f.Run("sum"), kInvalid);
+        Grad g({2, 3}, {1}, std::vector<double>(6, -1), {-100, 1}, {}, "sum");
+        if (soc == kAtlasA2) {
+            ASSERT_EQ(g.Run("sum"), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+            const std::vector<double> out = ViewValues(*g.out);
+            for (int c = 0; c < 3; ++c) EXPECT_EQ(out[static_cast<size_t>(c)], 0) << "an ignored row's gradient";
+            continue;
+        }
+        EXPECT_EQ(g.Run("sum"), kInvalid) << "Ascend 950's gradient: -100 is a target out of range";
         EXPECT_NE(std::string(aclGetRecentErrMsg()).find("Target -100 at [0] of target is out of bounds"),
-                  std::string::npos);
-        EXPECT_EQ(ViewValues(*f.loss)[0], 9) << "nothing written";
-        EXPECT_EQ(ViewValues(*f.log_prob), std::vector<double>(6, 9)) << "nothing written";
-        Forward g({2, 3}, x, {2, 1}, {}, "sum");
-        ASSERT_EQ(g.Run("sum", 2), ACLNN_SUCCESS) << aclGetRecentErrMsg();
-        const Exact e = Reference(2, 3, x, {-100, 1}, {}, 0, IgnoresMinus100);
-        EXPECT_NEAR(ViewValues(*g.loss)[0], static_cast<double>(e.loss_sum), 2 * Ulp32(2)) << "ignoreIndex 2 ignores";
+                  std::string::npos) << aclGetRecentErrMsg();
+        EXPECT_EQ(ViewValues(*g.out), std::vector<double>(6, 9)) << "nothing written";
+        Grad ignored({2, 3}, {1}, std::vector<double>(6, -1), {2, 1}, {}, "sum");
+        ASSERT_EQ(ignored.Run("sum", 2), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+        EXPECT_EQ(ViewValues(*ignored.out)[2], 0) << "ignoreIndex 2 ignores";
+    }
+}
+
+// Each SoC's grouping of the losses, bit for bit, from the logProb each wrote: five samples (one ignored) of six
+// classes, whose float64 sums are exact, so each fp32 sum is the true one rounded once.
+TEST(Numerics, ReductionsGroupAsEachSoc) {
+    const Problem p = Random(5, 6, ACL_FLOAT, false, 21);
+    std::vector<double> targets = p.targets;
+    targets[3] = 4;  // ignoreIndex 4
+    for (const char* soc : {kAtlasA2, kAscend950}) {
+        const Soc scope(soc);
+        const bool register_based = soc == kAscend950;
+        for (const char* reduction : {"none", "mean", "sum"}) {
+            const std::string label = std::string(soc ? soc : "Ascend950") + " " + reduction;
+            Forward f({5, 6}, p.x, targets, p.w, reduction);
+            ASSERT_EQ(f.Run(reduction, 4, 0.3), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+            const std::vector<double> lp = ViewValues(*f.log_prob);
+            const float keep = 1.0f - 0.3f, spread = 0.3f / 6.0f;
+            double picked_sum = 0, smooth_sum = 0, weight_sum = 0;
+            std::vector<float> per_sample;
+            for (size_t n = 0; n < 5; ++n) {
+                const int64_t t = static_cast<int64_t>(targets[n]);
+                if (t == 4) {
+                    per_sample.push_back(register_based ? 0.0f : -0.0f);  // 950 zeroes it, A2 negates 0
+                    continue;
+                }
+                const float w = static_cast<float>(p.w[static_cast<size_t>(t)]);
+                const float picked = w * static_cast<float>(lp[n * 6 + static_cast<size_t>(t)]);
+                double smooth = 0;
+                for (size_t c = 0; c < 6; ++c)
+                    smooth += static_cast<float>(p.w[c]) * static_cast<float>(lp[n * 6 + c]);
+                const float s = static_cast<float>(smooth);
+                per_sample.push_back(-picked * keep + -s * spread);
+                picked_sum += picked;
+                smooth_sum += s;
+                weight_sum += w;
+            }
+            const std::vector<double> loss = ViewValues(*f.loss);
+            if (std::string(reduction) == "none") {
+                for (size_t n = 0; n < 5; ++n) {
+                    EXPECT_EQ(loss[n], per_sample[n]) << label << " " << n;
+                    EXPECT_EQ(std::signbit(loss[n]), std::signbit(per_sample[n])) << label << " " << n;
+                }
+                continue;
+            }
+            const float losses = -static_cast<float>(picked_sum), smooth = -static_cast<float>(smooth_sum);
+            const float w = static_cast<float>(weight_sum);
+            float expected = losses * keep + smooth * spread;
+            if (std::string(reduction) == "mean")
+                expected = register_based ? (losses / w) * keep + (smooth / w) * spread : expected / w;
+            EXPECT_EQ(loss[0], expected) << label;
+        }
+    }
+}
+
+// The gradient's mean divides by the sum of mask * w[t] over every sample: an ignored sample's infinite weight
+// makes it NaN, as in CANN's kernels.
+TEST(Numerics, GradientDivisorTakesEverySample) {
+    for (const char* soc : {kAtlasA2, kAscend950}) {
+        const Soc scope(soc);
+        Grad g({2, 3}, {1}, std::vector<double>(6, -1), {0, 1}, {1, INFINITY, 1}, "mean");
+        ASSERT_EQ(g.Run("mean", 1), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+        for (double v : ViewValues(*g.out)) EXPECT_TRUE(std::isnan(v)) << v;
+    }
+}
+
+// lossOut over part of logProbOut's memory: every logProb is written before the first loss, the same bits for any
+// thread count.
+TEST(Layouts, LossOverLogProbIsWrittenLast) {
+    const Problem p = Random(4096, 32, ACL_FLOAT, false, 13);
+    Forward alone({4096, 32}, p.x, p.targets, {}, "none");
+    ASSERT_EQ(alone.Run("none"), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    std::vector<double> expected = ViewValues(*alone.log_prob);
+    const std::vector<double> losses = ViewValues(*alone.loss);
+    std::copy(losses.begin(), losses.end(), expected.begin() + 2048 * 32);
+    for (int threads : {1, 2}) {
+        aclnnCpuSetThreadCount(threads);
+        Forward f({4096, 32}, p.x, p.targets, {}, "none");
+        const int64_t dims[] = {4096};
+        aclTensor* inside = aclCreateTensor(dims, 1, ACL_FLOAT, nullptr, 2048 * 32, ACL_FORMAT_ND, dims, 1,
+                                            f.log_prob->device());
+        uint64_t size = 0;
+        aclOpExecutor* executor = nullptr;
+        char none[] = "none";
+        const aclnnStatus phase1 = aclnnCrossEntropyLossGetWorkspaceSize(
+            At(f.input), At(f.target), nullptr, none, -100, 0.0, 0.0, false, inside, At(f.log_prob), At(f.zloss),
+            At(f.lse), &size, &executor);
+        ASSERT_EQ(Finish(phase1, size, executor, &aclnnCrossEntropyLoss), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+        EXPECT_EQ(ViewValues(*f.log_prob), expected) << threads << " threads";
+        aclDestroyTensor(inside);
+        aclnnCpuSetThreadCount(0);
     }
 }
 
@@ -552,6 +648,11 @@ TEST(Checks, CrossEntropyLoss) {
         refuse(f, "none", 0, {"none with lossOut [1]", kInvalid, "lossOut must have shape [2] for reduction none"});
         Forward zero_c({2, 0}, {}, {0, 1}, {}, "mean");
         refuse(zero_c, "mean", 0, {"C = 0", kTiling, "The C-dimension of x cannot be zero"});
+        Forward overlapping({2, 3}, x, {0, 1}, {}, "mean");
+        TensorSpec rows_alike = test_support::Dense({2, 3}, ACL_FLOAT);
+        rows_alike.strides = {0, 1};
+        overlapping.log_prob = test_support::TensorOfValues(rows_alike, x);
+        refuse(overlapping, "mean", 0, {"logProbOut over itself", kInvalid, "logProbOut must not overlap itself"});
     }
     {
         const Soc scope(kAtlasA2);  // the reduction and labelSmoothing before the shapes; INT64 targets only
@@ -560,6 +661,13 @@ TEST(Checks, CrossEntropyLoss) {
         Forward int32_target({2, 3}, x, {0, 1}, {}, "mean", ACL_FLOAT, ACL_INT32);
         refuse(int32_target, "mean", 0, {"INT32 target", kInvalid, "Tensor target not implemented for DT_INT32, "
                                          "should be in dtype support list [DT_INT64,]."});
+        // The checks aclnn-cpu adds there are 161002; the tiling's own keep its texts and 561002.
+        refuse(three_d, "mean", 0, {"3-D x", kInvalid, "Parameter x of CrossEntropyLoss has incorrect shape dim 3."});
+        Forward other_n({2, 3}, x, {0, 1}, {}, "mean");
+        other_n.target = T({3}, {0, 1, 2}, ACL_INT64);
+        refuse(other_n, "mean", 0, {"target [3]", kTiling, "Parameters input and target of CrossEntropyLoss have "
+                                    "incorrect shapes 2 and 3. Reason: The dim 0 of input should be same as the shape "
+                                    "size of target."});
     }
     {
         const Soc scope("Ascend910A");  // not offered
@@ -594,7 +702,11 @@ TEST(Checks, CrossEntropyLossGrad) {
         Grad g({2, 3}, {1}, lp, {0, 1}, {}, "mean");
         refuse(g, "mean", 0.1, {"labelSmoothing on A2", kInvalid, "it should be 0.0"});
         // A name the older chips' tiling does not know is none there: gradLoss must then have N elements.
-        refuse(g, "avg", 0, {"avg is none on A2", kTiling, "when reduction is none"});
+        refuse(g, "avg", 0, {"avg is none on A2", kInvalid, "when reduction is none"});
+        Grad other_n({2, 3}, {1}, lp, {0, 1}, {}, "mean");
+        other_n.target = T({3}, {0, 1, 2}, ACL_INT64);
+        refuse(other_n, "mean", 0, {"target [3]", kTiling, "The dim 0 of log_prob must be equal to the shape size of "
+                                    "target"});
         Grad per_sample({2, 3}, {1, 2}, lp, {0, 1}, {}, "none");
         uint64_t size = 0;
         aclOpExecutor* executor = nullptr;

@@ -221,8 +221,9 @@ def _hard_values(acl_type):
 def _draw(domain, count, acl_type, rng, classes=1, ignore_index=-100):
     """count values of an input's domain (the operator table's ValueDomain)."""
     if domain == "class_index":  # classes, one in ten ignored (where an ignoreIndex is given)
-        classes = rng.integers(0, max(classes, 1), count)
-        return classes if ignore_index is None else np.where(rng.random(count) < 0.1, ignore_index, classes)
+        if ignore_index is None:
+            return rng.integers(0, max(classes, 1), count)
+        return np.where(rng.random(count) < 0.1, ignore_index, rng.integers(0, max(classes, 1), count))
     if domain == "sign_label":  # mostly +-1, some other real labels
         return np.where(rng.random(count) < 0.9, rng.choice([-1.0, 1.0], count), rng.uniform(-3.0, 3.0, count))
     if domain == "gradient":
@@ -270,7 +271,7 @@ def command_gen(args):
     classes = shape[0] if len(shape) == 1 else shape[1] if shape else 1
     ignore_index = parameters.get("ignore_index", -100)
     if info.iteration == "class_rows" and ignore_index < 0:
-        ignore_index = None  # the fused cross-entropy on Ascend 950 ignores only a non-negative ignoreIndex
+        ignore_index = None  # the fused cross-entropy's gradient on Ascend 950 ignores only a non-negative one
     values = {i.python_name: _draw(i.domain, int(np.prod(shapes[i.python_name], dtype=np.int64)), acl_type, rng,
                                    classes, ignore_index)
               for i in info.inputs if not i.optional}

@@ -125,7 +125,7 @@ bool DigestClassIndexRow(const aclnn_cpu::OperatorDescription& row, aclDataType 
     for (int64_t d : per_sample) samples *= d;
     Buffer self(self_dims, type, values(samples * classes));
     std::vector<float> targets, weights;
-    // The fused cross-entropy (kClassRows) on Ascend 950 ignores only a non-negative ignoreIndex: 3 there.
+    // The fused cross-entropy's gradient (kClassRows) on Ascend 950 ignores only a non-negative ignoreIndex: 3 there.
     const bool class_rows = row.iteration == aclnn_cpu::Iteration::kClassRows;
     const double ignore_index = class_rows ? 3.0 : -100.0;
     for (int64_t i = 0; i < samples; ++i)

@@ -481,6 +481,37 @@ void ShapeClassIndexCall(FuzzedDataProvider& in, const aclnn_cpu::OperatorDescri
             type);
 }
 
+// Writes a class index in [0, classes) into each element of the target tensor in `slot` where the harness made its
+// memory (an integer dtype the plans read, a valid view of at most 2^16 elements).
+void WriteClassIndices(Fixture& f, int slot, int64_t classes, std::mt19937_64& rng) {
+    const TensorDescription& t = f.descriptions[slot];
+    if (f.tensors[slot] == nullptr || Span(t) < 0 || Count(t.dims) > (int64_t{1} << 16)) return;
+    if (t.dtype != ACL_INT64 && t.dtype != ACL_INT32 && t.dtype != ACL_UINT8) return;
+    void* address = nullptr;
+    aclGetRawTensorAddr(f.tensors[slot], &address);
+    if (address == nullptr) return;
+    const std::vector<int64_t> strides = EffectiveStrides(t);
+    const int64_t element = ElementBytes(t.dtype);
+    std::vector<int64_t> index(t.dims.size(), 0);
+    for (int64_t i = 0; i < Count(t.dims); ++i) {
+        int64_t at = t.offset;
+        for (size_t d = 0; d < index.size(); ++d) at += index[d] * strides[d];
+        char* p = static_cast<char*>(address) + at * element;
+        bool inside = false;
+        for (const auto& r : f.regions) inside = inside || (p >= r->base && p + element <= r->base + r->bytes);
+        if (inside) {
+            const int64_t value = static_cast<int64_t>(rng() % static_cast<uint64_t>(std::min<int64_t>(classes, 256)));
+            if (t.dtype == ACL_INT64) std::memcpy(p, &value, 8);
+            else if (t.dtype == ACL_INT32) { const int32_t v = static_cast<int32_t>(value); std::memcpy(p, &v, 4); }
+            else { const uint8_t v = static_cast<uint8_t>(value); std::memcpy(p, &v, 1); }
+        }
+        for (size_t d = index.size(); d-- > 0;) {
+            if (++index[d] < t.dims[d]) break;
+            index[d] = 0;
+        }
+    }
+}
+
 // Runs phase 2 of a call with class-index targets (Iteration::kClassIndex, kClassRows): a target outside the classes fails the kernel (the
 // stream's synchronisation returns 161002 with a message), nothing written; otherwise every byte that changed lies in an output's view. Calls of more
 // than kMaxReducedElements samples (stride-0 targets) run phase 1 only.
@@ -514,6 +545,7 @@ void RunClassIndexCall(const Fixture& f, const aclnn_cpu::OperatorDescription& o
                 const int64_t element = o.dtype == ACL_DOUBLE ? 8 : ElementBytes(o.dtype);  // out may be DOUBLE
                 void* address = nullptr;
                 aclGetRawTensorAddr(f.tensors[slot], &address);
+                if (address == nullptr) continue;
                 const char* first = static_cast<const char*>(address) + o.offset * element;
                 const char* end = static_cast<const char*>(address) + std::max<int64_t>(Span(o), 0) * element;
                 in_an_output = in_an_output || (r->base + b >= first && r->base + b < end);
@@ -585,10 +617,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                                        t.contiguous ? nullptr : strides.data(), t.offset,
                                        static_cast<aclFormat>(t.format), t.dims.data(), t.dims.size(), address);
     }
-    for (auto& r : f.regions) {
-        FillRandom(*r, f.descriptions[rng() % 4].dtype, rng);
-        r->before.assign(r->base, r->base + r->bytes);
+    for (auto& r : f.regions) FillRandom(*r, f.descriptions[rng() % 4].dtype, rng);
+    // Random bytes are almost never class indices: most calls get targets in [0, C) (C from self's second dim, or
+    // its only one), so the kernels run; the others keep theirs, which the kernel must refuse.
+    if (class_indexed && rng() % 8 != 0) {
+        const int target_slot = InputSlot(op.input_count, op.self_input + 1);
+        const TensorDescription& self = f.descriptions[InputSlot(op.input_count, op.self_input)];
+        const int64_t classes = self.dims.size() >= 2 ? self.dims[1] : self.dims.empty() ? 1 : self.dims[0];
+        WriteClassIndices(f, target_slot, std::max<int64_t>(classes, 1), rng);
     }
+    for (auto& r : f.regions) r->before.assign(r->base, r->base + r->bytes);
 
     if (std::getenv("FUZZ_VERBOSE") != nullptr) {  // describe the decoded case, for debugging a finding
         for (int k = 0; k < kSlots; ++k) {
@@ -627,8 +665,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         return 0;
     }
     if (class_indexed) {
-        std::vector<int> out_slots = more_out_slots;
-        out_slots.push_back(kOutSlot);
+        // The outputs a kernel may write: never the z-loss ones CANN leaves unwritten.
+        std::vector<int> out_slots = {kOutSlot};
+        for (size_t k = 0; k < more_out_slots.size(); ++k)
+            if (op.more_outs[k].shape != aclnn_cpu::OutputShape::kUnwritten) out_slots.push_back(more_out_slots[k]);
         RunClassIndexCall(f, op, executor, workspace_size, out_slots);
         return 0;
     }

@@ -35,6 +35,9 @@ HWY_AFTER_NAMESPACE();
 
 namespace aclnn_cpu::ops::cross_entropy {
 HWY_EXPORT(ChooseRowKernels);
+
+// The row kernels of the best SIMD target this CPU runs.
+RowKernels DispatchedRowKernels() { return HWY_DYNAMIC_DISPATCH(ChooseRowKernels)(); }
 }  // namespace aclnn_cpu::ops::cross_entropy
 
 namespace aclnn_cpu {
@@ -223,7 +226,7 @@ aclnnStatus Plan(const BroadcastOperation& op, const std::vector<int>& roles,
     }
     ce::CrossEntropyDescription planned = description;
     planned.register_based = validation::OnRegisterBasedChip();
-    planned.kernels = HWY_DYNAMIC_DISPATCH(ce::ChooseRowKernels)();
+    planned.kernels = ce::DispatchedRowKernels();
     auto plan = std::make_shared<ce::CrossEntropyPlan>(planned, operands);
     status = plan->CheckAddresses(op.api);
     if (status != ACLNN_SUCCESS) return status;
@@ -248,41 +251,52 @@ BroadcastOperation Operation(const OperatorDescription& row, std::vector<validat
 constexpr int kInputF = 0, kTargetF = 1, kWeightF = 2, kLogProbOutF = 3, kZlossOutF = 4, kLseOutF = 5;
 constexpr char kForwardNode[] = "CrossEntropyLoss";
 
-// The 950 tiling's shape checks (on Atlas A2/A3, whose tiling compares dims 0 and 1 only, aclnn-cpu checks the
-// same: a tensor of another rank would be read outside its view there).
-std::vector<CheckStep> ForwardShapes() {
+// The forward's shape checks: Ascend 950's tiling's, in order. Atlas A2/A3's tiling compares target's and weight's
+// first dims only, with its own texts; there aclnn-cpu adds 950's other checks (161002: a tensor of another rank
+// would be read outside its view).
+std::vector<CheckStep> ForwardShapes(bool register_based) {
     const char* node = kForwardNode;
+    auto added = [register_based](const char* code, std::function<std::string(const BroadcastOperation&)> rule) {
+        return register_based ? Tiling(code, rule) : Own(rule);
+    };
     return {
-        Tiling("EZ0011", [=](const BroadcastOperation& op) {
+        added("EZ0011", [=](const BroadcastOperation& op) {
             const Dims& x = DimsOf(op, kInputF);
             return x.size() == 2 ? std::string() : InvalidShapeDim(node, "x", x.size(), "2");
         }),
-        Tiling("EZ0009", [=](const BroadcastOperation& op) {
+        added("EZ0009", [=](const BroadcastOperation& op) {
             const Dims& x = DimsOf(op, kInputF);
             if (x[0] == 0 || x[1] != 0) return std::string();
             return Text("Parameter x of %s has incorrect shape %lld, 0. Reason: The C-dimension of x cannot be zero, "
                         "when the N-dimension of x is not zero, where N is the 0th axis and C is the 1st axis.",
                         node, static_cast<long long>(x[0]));
         }),
-        Tiling("EZ0011", [=](const BroadcastOperation& op) {
+        added("EZ0011", [=](const BroadcastOperation& op) {
             const Dims& t = DimsOf(op, kTargetF);
             return t.size() == 1 ? std::string() : InvalidShapeDim(node, "target", t.size(), "1");
         }),
         Tiling("EZ0010", [=](const BroadcastOperation& op) {
             const Dims& x = DimsOf(op, kInputF);
             const Dims& t = DimsOf(op, kTargetF);
-            return t[0] == x[0] ? std::string()
-                                : InvalidShapes(node, "x and target", x[0], t[0],
-                                                "The dim 0 of input0 should be the same as the shape size of target");
+            if (t[0] == x[0]) return std::string();
+            return register_based
+                       ? InvalidShapes(node, "x and target", x[0], t[0],
+                                       "The dim 0 of input0 should be the same as the shape size of target")
+                       : InvalidShapes(node, "input and target", x[0], t[0],
+                                       "The dim 0 of input should be same as the shape size of target");
         }),
+        // Only the weight's first dim is compared (a weight [C, 1] is read as its first C elements).
         Tiling("EZ0010", [=](const BroadcastOperation& op) {
             if (TensorOf(op, kWeightF) == nullptr) return std::string();
             const Dims& x = DimsOf(op, kInputF);
             const Dims& w = DimsOf(op, kWeightF);
-            return w.size() == 1 && w[0] == x[1]
-                       ? std::string()
-                       : InvalidShapes(node, "x and weight", x[1], w.empty() ? 0 : w[0],
-                                       "The dim 1 of input should be the same as the shape size of weight");
+            if (!w.empty() && w[0] == x[1]) return std::string();
+            const long long classes = w.empty() ? 1 : w[0];  // a 0-d weight: its shape size
+            return register_based
+                       ? InvalidShapes(node, "x and weight", x[1], classes,
+                                       "The dim 1 of input should be the same as the shape size of weight")
+                       : InvalidShapes(node, "input and weight", x[1], classes,
+                                       "The dim 1 of input should be same as the shape size of weight");
         }),
     };
 }
@@ -315,15 +329,19 @@ const std::vector<int> kForwardRoles = {ce::kScores, ce::kTarget, ce::kWeight, c
 constexpr int kGradB = 0, kLogProbB = 1, kTargetB = 2, kWeightB = 3, kGradZlossB = 4, kLseB = 5;
 constexpr char kGradNode[] = "CrossEntropyLossGrad";
 
-// The 950 tiling's shape checks (applied on Atlas A2/A3 too, whose tiling compares dims 0 and 1 only).
-std::vector<CheckStep> GradShapes(int64_t reduction) {
+// The gradient's shape checks: Ascend 950's tiling's, in order. Atlas A2/A3's tiling compares target's and
+// weight's first dims only, with its own texts; there aclnn-cpu adds 950's other checks (161002).
+std::vector<CheckStep> GradShapes(int64_t reduction, bool register_based) {
     const char* node = kGradNode;
+    auto added = [register_based](const char* code, std::function<std::string(const BroadcastOperation&)> rule) {
+        return register_based ? Tiling(code, rule) : Own(rule);
+    };
     return {
-        Tiling("EZ0011", [=](const BroadcastOperation& op) {
+        added("EZ0011", [=](const BroadcastOperation& op) {
             const Dims& lp = DimsOf(op, kLogProbB);
             return lp.size() == 2 ? std::string() : InvalidShapeDim(node, "log_prob", lp.size(), "2");
         }),
-        Tiling("EZ0010", [=](const BroadcastOperation& op) {
+        added("EZ0010", [=](const BroadcastOperation& op) {
             const Dims& lp = DimsOf(op, kLogProbB);
             Dims g = DimsOf(op, kGradB);
             if (g.empty()) g = {1};  // a 0-d gradLoss is taken as [1]
@@ -337,16 +355,22 @@ std::vector<CheckStep> GradShapes(int64_t reduction) {
                             node, static_cast<long long>(g[0]));
             return std::string();
         }),
+        added("EZ0011", [=](const BroadcastOperation& op) {
+            const Dims& t = DimsOf(op, kTargetB);
+            return t.size() == 1 ? std::string() : InvalidShapeDim(node, "target", t.size(), "1");
+        }),
         Tiling("EZ0010", [=](const BroadcastOperation& op) {
             const Dims& lp = DimsOf(op, kLogProbB);
             const Dims& t = DimsOf(op, kTargetB);
-            return t.size() == 1 && t[0] == lp[0]
-                       ? std::string()
-                       : InvalidShapes(node, "log_prob and target", lp[0], t.empty() ? 0 : t[0],
+            if (t[0] == lp[0]) return std::string();
+            return register_based
+                       ? InvalidShapes(node, "log_prob and target", lp[0], t[0],
                                        "The shape of parameter target must be 1D, and the 0th dimension of target "
-                                       "must be equal to the same axis of parameter log_prob");
+                                       "must be equal to the same axis of parameter log_prob")
+                       : InvalidShapes(node, "log_prob and target", lp[0], t[0],
+                                       "The dim 0 of log_prob must be equal to the shape size of target");
         }),
-        Tiling("EZ0011", [=](const BroadcastOperation& op) {
+        added("EZ0011", [=](const BroadcastOperation& op) {
             if (TensorOf(op, kWeightB) == nullptr) return std::string();
             const Dims& w = DimsOf(op, kWeightB);
             return w.size() == 1 ? std::string() : InvalidShapeDim(node, "weight", w.size(), "1D");
@@ -355,9 +379,12 @@ std::vector<CheckStep> GradShapes(int64_t reduction) {
             if (TensorOf(op, kWeightB) == nullptr) return std::string();
             const Dims& lp = DimsOf(op, kLogProbB);
             const Dims& w = DimsOf(op, kWeightB);
-            return w[0] == lp[1] ? std::string()
-                                 : InvalidShapes(node, "log_prob and weight", lp[1], w[0],
-                                                 "The dim 1 of log_prob must be the same as the shape size of weight");
+            if (w[0] == lp[1]) return std::string();
+            return register_based
+                       ? InvalidShapes(node, "log_prob and weight", lp[1], w[0],
+                                       "The dim 1 of log_prob must be the same as the shape size of weight")
+                       : InvalidShapes(node, "log_prob and weight", lp[1], w[0],
+                                       "The dim 1 of log_prob must be equal to the shape size of weight");
         }),
     };
 }
@@ -408,7 +435,7 @@ aclnnStatus aclnnCrossEntropyLossGetWorkspaceSize(const aclTensor* input, const 
         });
         op.steps = {checks::NullTensors({kInputF, kTargetF, kOut, kLogProbOutF, kZlossOutF, kLseOutF}),
                     DtypeCombination(kInputF, kTargetF, kWeightF, {kOut, kLogProbOutF, kZlossOutF, kLseOutF})};
-        const std::vector<CheckStep> shapes = ForwardShapes();
+        const std::vector<CheckStep> shapes = ForwardShapes(validation::OnRegisterBasedChip());
         const CheckStep reduction_check = ReductionName(kForwardNode, reduction_text, "in ['none', 'mean', 'sum']");
         if (validation::OnRegisterBasedChip()) {
             op.steps.insert(op.steps.end(), shapes.begin(), shapes.end());
@@ -421,6 +448,13 @@ aclnnStatus aclnnCrossEntropyLossGetWorkspaceSize(const aclTensor* input, const 
         }
         op.steps.push_back(ForwardOutShapes(reduction));
         AddEngineSteps(&op.steps, kInputF);
+        op.steps.push_back(Own([](const BroadcastOperation& op) {  // as lossOut's, for the second output written
+            const aclTensor* log_prob = TensorOf(op, kLogProbOutF);
+            return validation::HasInternalOverlap(log_prob->view_dims, log_prob->strides)
+                       ? std::string("logProbOut maps two elements to the same address; logProbOut must not overlap "
+                                     "itself.")
+                       : std::string();
+        }));
         return Plan(op, kForwardRoles,
                     Describe(row, ce::Direction::kForward, reduction, ignoreIndex, labelSmoothing),
                     {const_cast<aclTensor*>(logProbOut)});
@@ -458,7 +492,7 @@ aclnnStatus aclnnCrossEntropyLossGradGetWorkspaceSize(const aclTensor* gradLoss,
         const float smoothing = static_cast<float>(labelSmoothing);
         op.steps = {checks::NullTensors({kGradB, kLogProbB, kTargetB, kOut}),
                     DtypeCombination(kLogProbB, kTargetB, kWeightB, {kGradB, kOut, kGradZlossB, kLseB})};
-        const std::vector<CheckStep> shapes = GradShapes(reduction);
+        const std::vector<CheckStep> shapes = GradShapes(reduction, register_based);
         if (register_based) {
             op.steps.push_back(ReductionName(kGradNode, reduction_text, "none, mean or sum"));
             op.steps.push_back(Tiling("EZ0026", [=](const BroadcastOperation&) {

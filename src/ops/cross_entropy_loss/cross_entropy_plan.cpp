@@ -40,9 +40,11 @@ std::unique_ptr<T[]> Allocate(int64_t count) {
 
 }  // namespace
 
-// A block's float64 sums: of the samples' w * logProb[t], of their label smoothing sums, of their weights.
+// A block's float64 sums: of the samples' w * logProb[t], of their label smoothing sums, of their weights, and of
+// their losses -(w * logProb[t]) and -S as Ascend 950's kernels hold them (an ignored sample's +0).
 struct CrossEntropyPlan::Sums {
     double picked = 0, smoothing = 0, weight = 0;
+    double losses = 0, smoothing_losses = 0;
 };
 
 CrossEntropyPlan::CrossEntropyPlan(const CrossEntropyDescription& description,
@@ -94,11 +96,11 @@ int64_t CrossEntropyPlan::TargetAt(const Bases& bases, int64_t n) const {
 
 bool CrossEntropyPlan::Ignored(int64_t target) const {
     const CrossEntropyDescription& d = description_;
+    if (d.direction == Direction::kForward) return target == d.ignore_index;
+    // The gradient: Ascend 950's kernels mask only where ignoreIndex >= 0; Atlas A2/A3's compares the two rounded
+    // to fp32.
     if (d.register_based) return d.ignore_index >= 0 && target == d.ignore_index;
-    // Atlas A2/A3: the forward compares the integers; the gradient compares both rounded to fp32.
-    if (d.direction == Direction::kBackward)
-        return static_cast<float>(target) == static_cast<float>(d.ignore_index);
-    return target == d.ignore_index;
+    return static_cast<float>(target) == static_cast<float>(d.ignore_index);
 }
 
 int64_t CrossEntropyPlan::FirstBadTarget(const Bases& bases, int64_t* value) const {
@@ -116,10 +118,10 @@ int64_t CrossEntropyPlan::FirstBadTarget(const Bases& bases, int64_t* value) con
 aclError CrossEntropyPlan::RefuseTarget(int64_t sample, int64_t value) const {
     static_assert(ACLNN_ERR_PARAM_INVALID == 161002, "the task's failure is the status CANN's checks give");
     const CrossEntropyDescription& d = description_;
-    const std::string ignored = d.register_based && d.ignore_index < 0
-                                    ? " (ignoreIndex " + std::to_string(d.ignore_index) +
-                                          " ignores nothing on this SoC: it is negative)"
-                                    : " or ignoreIndex " + std::to_string(d.ignore_index);
+    const std::string ignored = Ignored(d.ignore_index)
+                                    ? " or ignoreIndex " + std::to_string(d.ignore_index)
+                                    : " (ignoreIndex " + std::to_string(d.ignore_index) +
+                                          " ignores nothing in this SoC's gradient: it is negative)";
     SetErrorMessage(aclnn_cpu::kAclnnParameterError,
                     "%s: Target %lld at [%lld] of target is out of bounds: a target is a class index in [0, %lld)%s "
                     "(CANN's kernel reads outside the row for it).",
@@ -140,8 +142,13 @@ bool CrossEntropyPlan::OutputsOverlapInputs(const Bases& bases) const {
                 return true;
         }
     }
-    // The forward's two outputs overlapping each other: logProb is written whole before the losses.
-    return false;
+    // The forward's two outputs overlapping each other: every logProb is written before the first loss.
+    const aclTensor* log_prob = operands_[kLogProbOut].tensor;
+    if (log_prob == nullptr) return false;
+    const validation::ViewExtent& le = operands_[kLogProbOut].extent;
+    const validation::ViewExtent& oe = operands_[kOut].extent;
+    return engine::BytesIntersect(bases[kLogProbOut], bases[kLogProbOut] + (le.end_byte - le.first_byte), bases[kOut],
+                                  bases[kOut] + (oe.end_byte - oe.first_byte));
 }
 
 const float* CrossEntropyPlan::ReadRow(const Bases& bases, int k, int64_t n, float* buffer) const {
@@ -212,20 +219,29 @@ aclError CrossEntropyPlan::Forward(const Bases& bases, int threads) const {
                 d.kernels.log_prob(x, C, d.register_based, lp);
                 if (!staged) WriteRow(bases, kLogProbOut, n, lp);
                 const int64_t t = TargetAt(bases, n);
-                float picked = 0, smooth = 0, w = 0;  // an ignored sample: w * logProb 0, no smoothing, weight 0
-                if (!Ignored(t) && t >= 0 && t < C) {  // (out of range only if target changed since the check)
+                // An ignored sample: w * logProb 0, no smoothing, weight 0 (out of range only if target changed
+                // since the check).
+                const bool counted = !Ignored(t) && t >= 0 && t < C;
+                float picked = 0, smooth = 0, w = 0;
+                if (counted) {
                     w = weight != nullptr ? weight[t] : 1.0f;
                     picked = w * lp[t];
                     if (smoothing) smooth = d.kernels.smoothing_sum(lp, weight, C);
                 }
+                // Atlas A2/A3 negate the products (an ignored sample's loss -0); Ascend 950 zeroes an ignored
+                // sample's loss and smoothing term (+0).
+                const float loss_term = counted || !d.register_based ? -picked : 0.0f;
+                const float smooth_term = counted || !d.register_based ? -smooth : 0.0f;
                 if (!reduced) {
-                    const float loss = smoothing ? -picked * keep + -smooth * spread : -picked;
+                    const float loss = smoothing ? loss_term * keep + smooth_term * spread : loss_term;
                     if (staged) staged_loss[static_cast<size_t>(n)] = loss;
                     else StoreValue(out_type, bases[kOut] + At(kOut, n), loss);
                 }
                 sums.picked += picked;
                 sums.smoothing += smooth;
                 sums.weight += w;
+                sums.losses += loss_term;
+                sums.smoothing_losses += smooth_term;
             }
             partial[static_cast<size_t>(b)] = sums;
         }
@@ -243,28 +259,35 @@ aclError CrossEntropyPlan::Forward(const Bases& bases, int threads) const {
         total.picked += partial[static_cast<size_t>(b)].picked;
         total.smoothing += partial[static_cast<size_t>(b)].smoothing;
         total.weight += partial[static_cast<size_t>(b)].weight;
+        total.losses += partial[static_cast<size_t>(b)].losses;
+        total.smoothing_losses += partial[static_cast<size_t>(b)].smoothing_losses;
     }
-    // The kernel's fp32 sums; the loss as each SoC groups it (0 / 0 where every sample is ignored: NaN).
-    const float picked = Fp32(total.picked), smooth = Fp32(total.smoothing), weight_sum = Fp32(total.weight);
+    // The kernel's fp32 sums (Atlas A2/A3 sum w * logProb[t] and negate; Ascend 950 sums the losses); the loss as
+    // each SoC groups it (0 / 0 where every sample is ignored: NaN).
+    const float losses = d.register_based ? Fp32(total.losses) : -Fp32(total.picked);
+    const float smooth = d.register_based ? Fp32(total.smoothing_losses) : -Fp32(total.smoothing);
+    const float weight_sum = Fp32(total.weight);
     float loss;
     if (!smoothing) {
-        loss = d.reduction == 1 ? -picked / weight_sum : -picked;
+        loss = d.reduction == 1 ? losses / weight_sum : losses;
     } else if (d.reduction == 2 || !d.register_based) {
-        loss = -picked * keep + -smooth * spread;
+        loss = losses * keep + smooth * spread;
         if (d.reduction == 1) loss = loss / weight_sum;
     } else {
-        loss = (-picked / weight_sum) * keep + (-smooth / weight_sum) * spread;
+        loss = (losses / weight_sum) * keep + (smooth / weight_sum) * spread;
     }
     StoreValue(out_type, bases[kOut], loss);
     return ACL_SUCCESS;
 }
 
 float CrossEntropyPlan::MeanDivisor(const Bases& bases, const float* weight) const {
+    // The kernels' sum of mask * w[t] (an ignored sample's 0 * w[t]: NaN where that weight is not finite), or of
+    // the masks.
     double sum = 0;
     for (int64_t n = 0; n < rows_; ++n) {
         const int64_t t = TargetAt(bases, n);
-        if (Ignored(t)) continue;
-        sum += weight == nullptr ? 1.0 : (t >= 0 && t < classes_ ? weight[t] : 0.0f);
+        const float mask = Ignored(t) ? 0.0f : 1.0f;
+        sum += weight == nullptr ? mask : mask * (t >= 0 && t < classes_ ? weight[t] : 0.0f);
     }
     return Fp32(sum);
 }

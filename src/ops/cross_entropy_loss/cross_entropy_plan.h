@@ -39,7 +39,8 @@ struct CrossEntropyDescription {
     int64_t ignore_index = -100;
     float label_smoothing = 0;  // CANN's float attribute
     // Ascend 950's kernels: logProb as (x - max) - log(sum), its grouping of the mean and of the gradient's
-    // label smoothing, and an ignoreIndex that ignores only where it is >= 0. Else Atlas A2/A3's.
+    // label smoothing, an ignored sample's loss +0, and a gradient whose ignoreIndex ignores only where it is >= 0.
+    // Else Atlas A2/A3's.
     bool register_based = false;
     RowKernels kernels{};
 };
