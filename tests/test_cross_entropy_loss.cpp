@@ -20,6 +20,7 @@
 #include "aclnnop/aclnn_cross_entropy_loss_grad.h"
 #include "support/device_tensor.h"
 #include "support/reference.h"
+#include "support/soc_scope.h"
 
 namespace {
 
@@ -30,14 +31,7 @@ using test_support::ViewValues;
 constexpr aclnnStatus kInvalid = ACLNN_ERR_PARAM_INVALID;
 constexpr aclnnStatus kTiling = ACLNN_ERR_INNER_TILING_ERROR;
 
-// The SoC for the scope (ACLNN_CPU_SOC_NAME); null: the default, Ascend 950.
-class Soc {
-public:
-    explicit Soc(const char* name) {
-        if (name != nullptr) setenv("ACLNN_CPU_SOC_NAME", name, 1);
-    }
-    ~Soc() { unsetenv("ACLNN_CPU_SOC_NAME"); }
-};
+using Soc = test_support::SocScope;
 
 constexpr const char* kAtlasA2 = "Ascend910B1";
 constexpr const char* kAscend950 = nullptr;

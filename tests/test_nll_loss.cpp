@@ -18,6 +18,7 @@
 #include "support/argument_fixture.h"
 #include "support/device_tensor.h"
 #include "support/reference.h"
+#include "support/soc_scope.h"
 
 namespace {
 
@@ -37,14 +38,7 @@ const OperatorDescription& Row(const char* name) {
     return *row;
 }
 
-// The SoC for the scope (ACLNN_CPU_SOC_NAME); unset: Ascend 950.
-class Soc {
-public:
-    explicit Soc(const char* name) {
-        if (name != nullptr) setenv("ACLNN_CPU_SOC_NAME", name, 1);
-    }
-    ~Soc() { unsetenv("ACLNN_CPU_SOC_NAME"); }
-};
+using Soc = test_support::SocScope;
 
 constexpr const char* kAtlasA2 = "Ascend910B1";
 constexpr const char* kAscend950 = nullptr;

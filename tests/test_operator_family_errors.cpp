@@ -23,6 +23,7 @@
 #include "operator_harness.h"
 #include "ops/operator_table.h"
 #include "reference.h"
+#include "soc_scope.h"
 
 namespace {
 
@@ -50,13 +51,7 @@ Scenario ValidCall(const OperatorDescription& row) {
 
 TensorArg& Out(Scenario& s) { return s.args.back(); }
 
-class SocName {
-public:
-    explicit SocName(const char* name) {
-        if (name != nullptr) setenv("ACLNN_CPU_SOC_NAME", name, 1);
-    }
-    ~SocName() { unsetenv("ACLNN_CPU_SOC_NAME"); }
-};
+using SocName = test_support::SocScope;
 
 // An environment variable set for a scope, then unset (the tests run with none of the library's set).
 class ScopedEnvironment {

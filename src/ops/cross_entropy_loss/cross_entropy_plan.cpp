@@ -13,6 +13,7 @@
 #include "common/error_message.h"
 #include "engine/for_each_row.h"
 #include "engine/operand_address.h"
+#include "engine/plan_operands.h"
 #include "engine/scalar_access.h"
 #include "validation/dtype_support.h"
 
@@ -71,16 +72,7 @@ int64_t CrossEntropyPlan::At(int k, int64_t i) const {
 }
 
 aclnnStatus CrossEntropyPlan::ResolveAddresses(const char* caller, Bases* bases) const {
-    const bool strict = StrictMemoryChecks();
-    bases->fill(nullptr);
-    for (int k = 0; k < kOperands; ++k) {
-        const engine::PlanOperand& operand = operands_[k];
-        if (operand.tensor == nullptr) continue;
-        const aclnnStatus status = engine::AdmitOperandAddress(caller, operand.name, operand.tensor, operand.extent,
-                                                               true, strict, &(*bases)[k]);
-        if (status != ACLNN_SUCCESS) return status;
-    }
-    return ACLNN_SUCCESS;
+    return engine::AdmitPlanOperands(caller, operands_, bases);
 }
 
 aclnnStatus CrossEntropyPlan::CheckAddresses(const char* caller) const {
@@ -168,6 +160,15 @@ void CrossEntropyPlan::WriteRow(const Bases& bases, int k, int64_t n, const floa
     for (int64_t c = 0; c < classes_; ++c) StoreValue(t.data_type, bases[k] + At(k, n, c), values[c]);
 }
 
+bool CrossEntropyPlan::LoadWeights(const Bases& bases, std::unique_ptr<float[]>* values) const {
+    if (operands_[kWeight].tensor == nullptr) return true;
+    *values = Allocate<float>(classes_);
+    if (!*values) return false;
+    for (int64_t c = 0; c < classes_; ++c)
+        (*values)[static_cast<size_t>(c)] = Fp32(LoadValue(ACL_FLOAT, bases[kWeight] + At(kWeight, c)));
+    return true;
+}
+
 aclError CrossEntropyPlan::Forward(const Bases& bases, int threads) const {
     const CrossEntropyDescription& d = description_;
     const int32_t out_type = operands_[kOut].tensor->data_type;
@@ -181,14 +182,8 @@ aclError CrossEntropyPlan::Forward(const Bases& bases, int threads) const {
     }
     const int64_t C = classes_;
     std::unique_ptr<float[]> weight_values;
-    const float* weight = nullptr;
-    if (operands_[kWeight].tensor != nullptr) {
-        weight_values = Allocate<float>(C);
-        if (!weight_values) return ACL_ERROR_RT_MEMORY_ALLOCATION;
-        for (int64_t c = 0; c < C; ++c)
-            weight_values[static_cast<size_t>(c)] = Fp32(LoadValue(ACL_FLOAT, bases[kWeight] + At(kWeight, c)));
-        weight = weight_values.get();
-    }
+    if (!LoadWeights(bases, &weight_values)) return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    const float* weight = weight_values.get();  // null without a weight
     const bool smoothing = d.label_smoothing > 0;
     const float keep = 1.0f - d.label_smoothing;                          // CANN's 1 - ls
     const float spread = d.label_smoothing / static_cast<float>(C);      // and ls / C, in fp32
@@ -298,14 +293,8 @@ aclError CrossEntropyPlan::Backward(const Bases& bases, int threads) const {
     const int64_t C = classes_;
     const int32_t grad_type = operands_[kGradLoss].tensor->data_type;
     std::unique_ptr<float[]> weight_values;
-    const float* weight = nullptr;
-    if (operands_[kWeight].tensor != nullptr) {
-        weight_values = Allocate<float>(C);
-        if (!weight_values) return ACL_ERROR_RT_MEMORY_ALLOCATION;
-        for (int64_t c = 0; c < C; ++c)
-            weight_values[static_cast<size_t>(c)] = Fp32(LoadValue(ACL_FLOAT, bases[kWeight] + At(kWeight, c)));
-        weight = weight_values.get();
-    }
+    if (!LoadWeights(bases, &weight_values)) return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    const float* weight = weight_values.get();  // null without a weight
     const bool none = d.reduction == 0;
     const float keep = 1.0f - d.label_smoothing;
     const float spread = d.label_smoothing / static_cast<float>(C);

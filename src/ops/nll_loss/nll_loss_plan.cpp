@@ -13,6 +13,7 @@
 #include "common/error_message.h"
 #include "engine/for_each_row.h"
 #include "engine/operand_address.h"
+#include "engine/plan_operands.h"
 #include "engine/scalar_access.h"
 #include "validation/dtype_support.h"
 
@@ -72,16 +73,7 @@ int64_t NllPlan::LinearOffset(int k, int64_t i) const {
 }
 
 aclnnStatus NllPlan::ResolveAddresses(const char* caller, Bases* bases) const {
-    const bool strict = StrictMemoryChecks();
-    bases->fill(nullptr);
-    for (int k = 0; k < kOperands; ++k) {
-        const engine::PlanOperand& operand = operands_[k];
-        if (operand.tensor == nullptr) continue;
-        const aclnnStatus status = engine::AdmitOperandAddress(caller, operand.name, operand.tensor, operand.extent,
-                                                               true, strict, &(*bases)[k]);
-        if (status != ACLNN_SUCCESS) return status;
-    }
-    return ACLNN_SUCCESS;
+    return engine::AdmitPlanOperands(caller, operands_, bases);
 }
 
 aclnnStatus NllPlan::CheckAddresses(const char* caller) const {
