@@ -276,6 +276,32 @@ TEST(Numerics, ForwardAgainstLongDouble) {
     }
 }
 
+// A language model's vocabulary and beyond: rows of 32K classes in BFLOAT16 and of 256K in FLOAT, on both SoCs.
+TEST(Numerics, VocabularyRows) {
+    for (const char* soc : {kAtlasA2, kAscend950}) {
+        const Soc scope(soc);
+        for (int64_t classes : {int64_t{32768}, int64_t{262144}}) {
+            for (aclDataType type : {classes == 32768 ? ACL_BF16 : ACL_FLOAT}) {
+                const Problem p = Random(2, classes, type, false, 17);
+                const std::string label = std::string(soc ? soc : "Ascend950") + " C " + std::to_string(classes) +
+                                          " type " + std::to_string(type);
+                Forward f({p.n, p.c}, p.x, p.targets, p.w, "mean", type);
+                ASSERT_EQ(f.Run("mean", -100, 0.1), ACLNN_SUCCESS) << label << aclGetRecentErrMsg();
+                const Exact e = Reference(p.n, p.c, p.x, p.targets, p.w, 0.1, IgnoresMinus100);
+                const std::vector<double> lp = ViewValues(*f.log_prob);
+                for (size_t i = 0; i < lp.size(); ++i) {
+                    const double bound = 4 * Ulp32(std::fabs(e.log_prob[i]) + 16) +
+                                         test_support::UlpOf(static_cast<double>(e.log_prob[i]), type);
+                    ASSERT_LE(std::fabs(lp[i] - static_cast<double>(e.log_prob[i])), bound) << label << " " << i;
+                }
+                const double exact = static_cast<double>(e.loss_sum / e.weight_sum);
+                EXPECT_LE(std::fabs(ViewValues(*f.loss)[0] - exact), 8 * Ulp32(40) + test_support::UlpOf(exact, type))
+                    << label;
+            }
+        }
+    }
+}
+
 // The gradient: exp(lp) * s - [c == t] s, s = w[t] g (/ the weights' sum), plus Ascend 950's label smoothing term
 // (ls / C) g' (exp(lp) sum(w) - w[c]).
 TEST(Numerics, GradientAgainstLongDouble) {
