@@ -7,6 +7,7 @@ numbers torch_npu gets from aclnnMseLoss, aclnnSmoothL1LossBackward, aclnnLogSof
 
     import aclnn_cpu.torch
     aclnn_cpu.torch.enable()              # or: with aclnn_cpu.torch.enabled(): ...
+    aclnn_cpu.torch.enable(fused_cross_entropy=True)  # opt-in: F.cross_entropy by aclnnCrossEntropyLoss(Grad)
 
 The kernels (aclnn_cpu._torch_kernels, C++) are registered with PyTorch's dispatcher at the first enable() and
 stay registered; each call reads the process-wide on/off flag, so toggling is safe from any thread at any time.
@@ -60,18 +61,27 @@ def _register():
     _registered = True
 
 
-def enable():
-    """Makes PyTorch's CPU kernels of the table's operators aclnn-cpu's (no effect when already enabled)."""
+def enable(fused_cross_entropy=False):
+    """Makes PyTorch's CPU kernels of the table's operators aclnn-cpu's (no effect when already enabled).
+    fused_cross_entropy=True: F.cross_entropy and nn.CrossEntropyLoss run CANN's fused aclnnCrossEntropyLoss and
+    aclnnCrossEntropyLossGrad where they take the call (torch_npu.npu_cross_entropy_loss's arithmetic, not
+    log_softmax + nll_loss's; aclnn_cpu._fused_cross_entropy says which calls)."""
+    from . import _fused_cross_entropy
+
     with _state_lock:
         _register()
         from . import _torch_kernels
 
         _torch_kernels.set_enabled(True)
+        _fused_cross_entropy.set_fused(fused_cross_entropy)
 
 
 def disable():
-    """Gives PyTorch its own kernels back (no effect when not enabled)."""
+    """Gives PyTorch its own kernels back (no effect when not enabled), the fused cross-entropy's opt-in off."""
+    from . import _fused_cross_entropy
+
     with _state_lock:
+        _fused_cross_entropy.set_fused(False)
         if _registered:
             from . import _torch_kernels
 
@@ -94,13 +104,16 @@ def is_enabled():
 
 
 @contextlib.contextmanager
-def enabled(state=True):
-    """Within the block the override is on (or off, with state=False); the previous state comes back after."""
+def enabled(state=True, fused_cross_entropy=False):
+    """Within the block the override is on (or off, with state=False; fused_cross_entropy as enable() has it); the
+    previous state comes back after."""
+    from . import _fused_cross_entropy
+
     with _state_lock:
-        previous = is_enabled()
-        enable() if state else disable()
+        previous, previous_fused = is_enabled(), _fused_cross_entropy.is_fused()
+        enable(fused_cross_entropy) if state else disable()
     try:
         yield
     finally:
         with _state_lock:
-            enable() if previous else disable()
+            enable(previous_fused) if previous else disable()

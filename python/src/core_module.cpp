@@ -155,6 +155,11 @@ PYBIND11_MODULE(_core, module) {
     module.attr("VALUE_DOMAINS") =
         py::make_tuple("real", "sign_label", "gradient", "probability", "weight", "class_index");
     module.def("read_dlpack", &ReadDlpack, py::arg("capsule"));
+    // The SoC whose arithmetic and lists the operators follow (aclrtGetSocName: ACLNN_CPU_SOC_NAME or the default).
+    module.def("soc_name", [] {
+        const char* name = aclrtGetSocName();
+        return std::string(name != nullptr ? name : "");
+    });
     module.attr("kDLCPU") = static_cast<int>(kDLCPU);
     module.attr("kDLFloat") = static_cast<int>(kDLFloat);
     module.attr("kDLInt") = static_cast<int>(kDLInt);
