@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """PyTorch with and without aclnn_cpu.torch, paired in one run: a training step (nn.SoftMarginLoss mean forward
-+ backward) on 4M and 16M float32 elements at 1 and 2 threads, and the step from 256 to 1M elements at one thread
-(where the override's per-call cost and PyTorch's meet).
++ backward) on 4M and 16M float32 elements at 1 and 2 threads, the step from 256 to 1M elements at one thread
+(where the override's per-call cost and PyTorch's meet), and F.cross_entropy forward + backward over rows of a
+32K vocabulary (4096 rows; 256 with --quick), float32 and bfloat16, at 1 and 2 threads: PyTorch's own, the override
+(log_softmax + nll_loss, the aten calls torch_npu maps) and the override's fused opt-in.
 
 Each round times PyTorch's own kernels and the override back to back (alternating which goes first), five
 repetitions of the step each, and takes two ratios per round: of the best of the five, and of their median (what a
@@ -66,6 +68,47 @@ def paired(function, rounds, calls=1):
     return results
 
 
+def paired_modes(function, rounds, modes):
+    """Per round: {mode: times}, for each mode (a name and the enabled() arguments), the order rotating."""
+    results = []
+    for round_index in range(rounds):
+        times = {}
+        order = modes[round_index % len(modes):] + modes[:round_index % len(modes)]
+        for name, state, fused in order:
+            with override.enabled(state, fused_cross_entropy=fused):
+                function()  # warm-up
+                times[name] = repetition_times(function, REPEATS, 1)
+        results.append(times)
+    return results
+
+
+def cross_entropy_steps(quick, rounds, generator):
+    """F.cross_entropy forward + backward over a 32K vocabulary, paired three ways."""
+    rows, classes = (256 if quick else 4096), 32768
+    modes = (("own", False, False), ("override", True, False), ("fused", True, True))
+    print()
+    print(f"| F.cross_entropy forward + backward, [{rows}, {classes}] | threads | PyTorch's own, median | "
+          "override, median | fused opt-in, median | own / override: median of 5 | own / fused: median of 5 |")
+    print("|---|---|---|---|---|---|---|")
+    for dtype in (torch.float32, torch.bfloat16):
+        x = (torch.randn((rows, classes), generator=generator) * 3).to(dtype).requires_grad_()
+        target = torch.randint(0, classes, (rows,), generator=generator)
+
+        def step():
+            x.grad = None
+            F.cross_entropy(x, target).backward()
+
+        for threads in (1, 2):
+            torch.set_num_threads(threads)
+            results = paired_modes(step, rounds, modes)
+            median = {name: statistics.median(statistics.median(r[name]) for r in results) for name, _, _ in modes}
+            own_over = [statistics.median(r["own"]) / statistics.median(r["override"]) for r in results]
+            own_fused = [statistics.median(r["own"]) / statistics.median(r["fused"]) for r in results]
+            print(f"| {str(dtype).replace('torch.', '')} | {threads} | {median['own'] * 1e3:.1f} ms | "
+                  f"{median['override'] * 1e3:.1f} ms | {median['fused'] * 1e3:.1f} ms | {summary(own_over)} | "
+                  f"{summary(own_fused)} |")
+
+
 def summary(values):
     return f"{statistics.median(values):.2f} ({min(values):.2f}-{max(values):.2f})"
 
@@ -111,6 +154,7 @@ def main():
         ours = statistics.median(statistics.median(r[True]) for r in results)
         print(f"| {count} elements | {own * 1e6:.1f} us | {ours * 1e6:.1f} us | "
               f"{summary(ratios(results, statistics.median))} |")
+    cross_entropy_steps(args.quick, rounds, generator)
     torch.set_num_threads(previous)
 
 
