@@ -13,7 +13,9 @@
 HWY_BEFORE_NAMESPACE();
 namespace aclnn_cpu::ops::cross_entropy::HWY_NAMESPACE {
 
-RowKernels ChooseRowKernels() { return {&LogProbRow, &SmoothingSum, &ScaledExpRow, &AddSmoothingRow}; }
+RowKernels ChooseRowKernels() {
+    return {&LogProbRow, &SmoothingSum, &ScaledExpRow, &AddSmoothingRow, &WidenRow, &NarrowRow};
+}
 
 }  // namespace aclnn_cpu::ops::cross_entropy::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();

@@ -145,16 +145,27 @@ bool CrossEntropyPlan::OutputsOverlapInputs(const Bases& bases) const {
 
 const float* CrossEntropyPlan::ReadRow(const Bases& bases, int k, int64_t n, float* buffer) const {
     const aclTensor& t = *operands_[k].tensor;
-    if (t.data_type == ACL_FLOAT && (t.strides[1] == 1 || classes_ == 1))
-        return reinterpret_cast<const float*>(bases[k] + At(k, n, 0));
+    const bool dense = t.strides[1] == 1 || classes_ == 1;
+    const char* row = bases[k] + At(k, n, 0);
+    if (t.data_type == ACL_FLOAT && dense) return reinterpret_cast<const float*>(row);
+    if ((t.data_type == ACL_FLOAT16 || t.data_type == ACL_BF16) && dense) {
+        description_.kernels.widen(reinterpret_cast<const uint16_t*>(row), t.data_type == ACL_BF16, classes_, buffer);
+        return buffer;
+    }
     for (int64_t c = 0; c < classes_; ++c) buffer[c] = Fp32(LoadValue(t.data_type, bases[k] + At(k, n, c)));
     return buffer;
 }
 
 void CrossEntropyPlan::WriteRow(const Bases& bases, int k, int64_t n, const float* values) const {
     const aclTensor& t = *operands_[k].tensor;
-    if (t.data_type == ACL_FLOAT && (t.strides[1] == 1 || classes_ == 1)) {
-        std::memcpy(bases[k] + At(k, n, 0), values, static_cast<size_t>(classes_) * sizeof(float));
+    const bool dense = t.strides[1] == 1 || classes_ == 1;
+    char* row = bases[k] + At(k, n, 0);
+    if (t.data_type == ACL_FLOAT && dense) {
+        std::memcpy(row, values, static_cast<size_t>(classes_) * sizeof(float));
+        return;
+    }
+    if ((t.data_type == ACL_FLOAT16 || t.data_type == ACL_BF16) && dense) {
+        description_.kernels.narrow(values, t.data_type == ACL_BF16, classes_, reinterpret_cast<uint16_t*>(row));
         return;
     }
     for (int64_t c = 0; c < classes_; ++c) StoreValue(t.data_type, bases[k] + At(k, n, c), values[c]);
