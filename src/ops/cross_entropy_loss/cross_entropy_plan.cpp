@@ -61,15 +61,7 @@ int64_t CrossEntropyPlan::At(int k, int64_t n, int64_t c) const {
     return (n * t.strides[0] + c * t.strides[1]) * DtypeSize(t.data_type);
 }
 
-int64_t CrossEntropyPlan::At(int k, int64_t i) const {
-    const aclTensor& t = *operands_[k].tensor;
-    int64_t offset = 0;
-    for (size_t d = t.view_dims.size(); d-- > 0;) {
-        offset += i % t.view_dims[d] * t.strides[d];
-        i /= t.view_dims[d];
-    }
-    return offset * DtypeSize(t.data_type);
-}
+int64_t CrossEntropyPlan::At(int k, int64_t i) const { return engine::ElementByteOffset(*operands_[k].tensor, i); }
 
 aclnnStatus CrossEntropyPlan::ResolveAddresses(const char* caller, Bases* bases) const {
     return engine::AdmitPlanOperands(caller, operands_, bases);

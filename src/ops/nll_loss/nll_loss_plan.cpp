@@ -62,15 +62,7 @@ int64_t NllPlan::ScoreOffset(int k, int64_t p, int64_t c) const {
     return offset * size;
 }
 
-int64_t NllPlan::LinearOffset(int k, int64_t i) const {
-    const aclTensor& t = *operands_[k].tensor;
-    int64_t offset = 0;
-    for (size_t d = t.view_dims.size(); d-- > 0;) {
-        offset += i % t.view_dims[d] * t.strides[d];
-        i /= t.view_dims[d];
-    }
-    return offset * DtypeSize(t.data_type);
-}
+int64_t NllPlan::LinearOffset(int k, int64_t i) const { return engine::ElementByteOffset(*operands_[k].tensor, i); }
 
 aclnnStatus NllPlan::ResolveAddresses(const char* caller, Bases* bases) const {
     return engine::AdmitPlanOperands(caller, operands_, bases);
