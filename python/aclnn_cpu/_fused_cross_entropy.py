@@ -21,16 +21,15 @@ from . import _core, _operators
 
 _lock = threading.Lock()
 _on = False
-_pytorch_cross_entropy = None  # F.cross_entropy as PyTorch defines it, kept while this module's stands in
+_pytorch_cross_entropy = torch.nn.functional.cross_entropy  # PyTorch's own, which this module's falls back to
 
 
 def set_fused(state):
-    """Turns the opt-in on or off (F.cross_entropy is this module's from the first time it is turned on)."""
-    global _on, _pytorch_cross_entropy
+    """Turns the opt-in on or off: F.cross_entropy is this module's while it is on, PyTorch's own again after (a
+    reference taken while it was on falls back to PyTorch's)."""
+    global _on
     with _lock:
-        if state and _pytorch_cross_entropy is None:
-            _pytorch_cross_entropy = torch.nn.functional.cross_entropy
-            torch.nn.functional.cross_entropy = cross_entropy
+        torch.nn.functional.cross_entropy = cross_entropy if state else _pytorch_cross_entropy
         _on = bool(state)
 
 
@@ -53,7 +52,10 @@ def _fused_takes(input, target, weight, size_average, ignore_index, reduce, redu
 
     if not (_on and override.is_enabled()) or size_average is not None or reduce is not None:
         return False
-    if torch._C._are_functorch_transforms_active():
+    # functorch transforms, forward-mode AD, autocast and tracing: PyTorch's, which knows them.
+    if torch._C._are_functorch_transforms_active() or torch.autograd.forward_ad._current_level >= 0:
+        return False
+    if torch.is_autocast_cpu_enabled() or torch._C._get_tracing_state() is not None:
         return False
     tensors = [input, target] + ([] if weight is None else [weight])
     if any(type(t) is not torch.Tensor or t.device.type != "cpu" for t in tensors):
@@ -62,7 +64,8 @@ def _fused_takes(input, target, weight, size_average, ignore_index, reduce, redu
         return False
     if input.dtype not in (torch.float32, torch.float16, torch.bfloat16) or input.shape[0] != target.shape[0]:
         return False
-    if weight is not None and (weight.dtype != torch.float32 or weight.shape != (input.shape[1],)):
+    # A weight of input's dtype, as PyTorch requires (CANN's FLOAT weight is it widened, exactly).
+    if weight is not None and (weight.dtype != input.dtype or weight.shape != (input.shape[1],)):
         return False
     if reduction not in ("none", "mean", "sum") or not 0.0 <= label_smoothing <= 1.0:
         return False
@@ -78,6 +81,20 @@ def _fused_takes(input, target, weight, size_average, ignore_index, reduce, redu
         if soc == "950" and ignore_index < 0 and not bool(counted.all()):
             return False
     return True
+
+
+def _smoothed_cross_entropy(x, target, weight, ignore_index, reduction, label_smoothing):
+    """PyTorch's formula with label smoothing, in differentiable operators (its derivative for create_graph)."""
+    log_prob = torch.log_softmax(x, dim=1)
+    nll = torch.nn.functional.nll_loss(log_prob, target, weight, ignore_index=ignore_index, reduction=reduction)
+    w = torch.ones(x.shape[1], dtype=x.dtype) if weight is None else weight
+    counted = (target != ignore_index).to(x.dtype)
+    smooth = -(log_prob * w).sum(1) * counted
+    if reduction == "mean":
+        smooth = smooth.sum() / (w[target.clamp(0, x.shape[1] - 1)] * counted).sum()
+    elif reduction == "sum":
+        smooth = smooth.sum()
+    return (1 - label_smoothing) * nll + label_smoothing / x.shape[1] * smooth
 
 
 class _FusedCrossEntropy(torch.autograd.Function):
@@ -96,11 +113,13 @@ class _FusedCrossEntropy(torch.autograd.Function):
         grad_input = _operators.cross_entropy_loss_grad(grad.detach().to(log_prob.dtype).contiguous(), log_prob,
                                                         target, weight, reduction=reduction,
                                                         ignore_index=ignore_index, label_smoothing=label_smoothing)
-        if torch.is_grad_enabled():  # create_graph: CANN's values, PyTorch's formula's derivative
+        if torch.is_grad_enabled():  # create_graph: CANN's values, PyTorch's formula's derivative (in float32)
             with torch.enable_grad():
-                loss = _pytorch_cross_entropy(input, target, weight, ignore_index=ignore_index, reduction=reduction,
-                                              label_smoothing=label_smoothing)
-                theirs = torch.autograd.grad(loss, input, grad, create_graph=True)[0]
+                loss = torch.nn.functional.nll_loss(
+                    torch.log_softmax(input.float(), dim=1), target, weight, ignore_index=ignore_index,
+                    reduction=reduction) if label_smoothing == 0 else _smoothed_cross_entropy(
+                        input.float(), target, weight, ignore_index, reduction, label_smoothing)
+                theirs = torch.autograd.grad(loss, input, grad.float(), create_graph=True)[0]
             grad_input = grad_input + (theirs - theirs.detach())
         return grad_input, None, None, None, None, None
 
@@ -112,4 +131,6 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     if not _fused_takes(input, target, weight, size_average, ignore_index, reduce, reduction, label_smoothing):
         return _pytorch_cross_entropy(input, target, weight, size_average, ignore_index, reduce, reduction,
                                       label_smoothing)
+    if weight is not None:
+        weight = weight.float()
     return _FusedCrossEntropy.apply(input, target, weight, reduction, int(ignore_index), float(label_smoothing))

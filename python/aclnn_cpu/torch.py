@@ -61,11 +61,12 @@ def _register():
     _registered = True
 
 
-def enable(fused_cross_entropy=False):
+def enable(fused_cross_entropy=None):
     """Makes PyTorch's CPU kernels of the table's operators aclnn-cpu's (no effect when already enabled).
     fused_cross_entropy=True: F.cross_entropy and nn.CrossEntropyLoss run CANN's fused aclnnCrossEntropyLoss and
     aclnnCrossEntropyLossGrad where they take the call (torch_npu.npu_cross_entropy_loss's arithmetic, not
-    log_softmax + nll_loss's; aclnn_cpu._fused_cross_entropy says which calls)."""
+    log_softmax + nll_loss's; aclnn_cpu._fused_cross_entropy says which calls); False turns that off; None leaves
+    it as it is."""
     from . import _fused_cross_entropy
 
     with _state_lock:
@@ -73,7 +74,8 @@ def enable(fused_cross_entropy=False):
         from . import _torch_kernels
 
         _torch_kernels.set_enabled(True)
-        _fused_cross_entropy.set_fused(fused_cross_entropy)
+        if fused_cross_entropy is not None:
+            _fused_cross_entropy.set_fused(fused_cross_entropy)
 
 
 def disable():
@@ -111,7 +113,7 @@ def enabled(state=True, fused_cross_entropy=False):
 
     with _state_lock:
         previous, previous_fused = is_enabled(), _fused_cross_entropy.is_fused()
-        enable(fused_cross_entropy) if state else disable()
+        enable(bool(fused_cross_entropy)) if state else disable()
     try:
         yield
     finally:

@@ -106,6 +106,36 @@ def test_what_the_fused_kernels_do_not_take_is_pytorchs(atlas_a2):
         assert same_bits(loss.detach(), expected)
 
 
+def test_pytorchs_rules_and_modes_stay_pytorchs():
+    original = F.cross_entropy
+    x, target, weight = problem(6)
+    with override.enabled(fused_cross_entropy=True):
+        assert F.cross_entropy is not original
+        # A weight of another dtype than the input: PyTorch's error, whatever the targets.
+        with pytest.raises(RuntimeError):
+            F.cross_entropy(x.bfloat16(), target, weight)
+        # Autocast, forward-mode AD: PyTorch's F.cross_entropy (through the override's operators).
+        with torch.autocast("cpu", dtype=torch.bfloat16):
+            assert F.cross_entropy(x, target).dtype == torch.float32
+        import torch.autograd.forward_ad as forward_ad
+        with forward_ad.dual_level():
+            dual = forward_ad.make_dual(x, torch.ones_like(x))
+            assert forward_ad.unpack_dual(F.cross_entropy(dual, target)).tangent is not None
+        # float16 with create_graph: CANN's gradient, the second derivative from PyTorch's formula in float32.
+        half = x.half().requires_grad_()
+        (gradient,) = torch.autograd.grad(F.cross_entropy(half, target), half, create_graph=True)
+        assert gradient.dtype == torch.float16 and gradient.requires_grad
+        # Every sample ignored under mean: the loss 0/0 and, as CANN's kernels divide by it, a NaN gradient.
+        leaf = x.clone().requires_grad_()
+        ignored = torch.full_like(target, 3)
+        loss = F.cross_entropy(leaf, ignored, ignore_index=3)
+        loss.backward()
+        assert torch.isnan(loss) and torch.isnan(leaf.grad).all()
+        override.enable()  # leaves the opt-in as it is
+        assert F.cross_entropy is not original
+    assert F.cross_entropy is original  # PyTorch's own again
+
+
 def test_ascend_950s_gradient_ignores_no_negative_index():
     x, target, _ = problem(4)
     padded = target.clone()

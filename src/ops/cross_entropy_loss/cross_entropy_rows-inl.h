@@ -85,7 +85,8 @@ inline void AddSmoothingRow(const float* lp, const float* w, int64_t n, float k,
     });
 }
 
-// n FLOAT16 or (bf16) BFLOAT16 values, contiguous, widened to fp32 (exactly).
+// n FLOAT16 or (bf16) BFLOAT16 values, contiguous, widened to fp32 exactly (a signalling FLOAT16 NaN may come out
+// quiet, as the F16C instructions make it; every use of the values is arithmetic, which quiets it anyway).
 inline void WidenRow(const uint16_t* in, bool bf16, int64_t n, float* out) {
     const DF df;
     const hn::RebindToUnsigned<DF> du;
