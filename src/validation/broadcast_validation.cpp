@@ -283,6 +283,15 @@ CheckStep Custom(std::function<aclnnStatus()> check) {
     return [check](const BroadcastOperation&, ValidationState&) { return check(); };
 }
 
+CheckStep Rule(std::function<std::string(const BroadcastOperation&)> refused) {
+    return [refused](const BroadcastOperation& op, ValidationState&) -> aclnnStatus {
+        const std::string text = refused(op);
+        if (text.empty()) return ACLNN_SUCCESS;
+        SetErrorMessage(aclnn_cpu::kAclnnParameterError, "%s: %s", op.api, text.c_str());
+        return ACLNN_ERR_PARAM_INVALID;
+    };
+}
+
 CheckStep ReductionInRange(int64_t reduction, const char* message_format) {
     return [reduction, message_format](const BroadcastOperation& op, ValidationState&) -> aclnnStatus {
         if (reduction >= 0 && reduction <= 2) return ACLNN_SUCCESS;

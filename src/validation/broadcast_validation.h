@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "aclnn/acl_meta.h"
@@ -124,6 +125,9 @@ CheckStep OutShape(bool reduced);
 CheckStep OutDoesNotOverlapItself();
 // The operator's own rule (reduction, beta): returns ACLNN_SUCCESS or a status with the message set.
 CheckStep Custom(std::function<aclnnStatus()> check);
+// A rule the operator states by its text: `refused` returns the message of the rule broken, or "" where it holds;
+// a broken rule is 161002 with "<api>: <message>".
+CheckStep Rule(std::function<std::string(const BroadcastOperation&)> refused);
 // reduction in [0, 2], else 161002 with CANN's text for the operator (a format taking the value as %lld).
 CheckStep ReductionInRange(int64_t reduction, const char* message_format);
 

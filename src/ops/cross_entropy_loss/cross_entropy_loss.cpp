@@ -133,16 +133,6 @@ CheckStep Tiling(const char* code, std::function<std::string(const BroadcastOper
     };
 }
 
-// A check aclnn-cpu adds where CANN's kernel would read or write outside a tensor: 161002.
-CheckStep Own(std::function<std::string(const BroadcastOperation&)> refused) {
-    return [refused](const BroadcastOperation& op, ValidationState&) -> aclnnStatus {
-        const std::string text = refused(op);
-        if (text.empty()) return ACLNN_SUCCESS;
-        SetErrorMessage(aclnn_cpu::kAclnnParameterError, "%s: %s", op.api, text.c_str());
-        return ACLNN_ERR_PARAM_INVALID;
-    };
-}
-
 // The OP_LOGE_FOR_INVALID_* texts.
 std::string InvalidValue(const char* node, const char* parameter, const std::string& value, const char* should) {
     return Text("Parameter %s of %s has incorrect value %s. It should be %s.", parameter, node, value.c_str(), should);
@@ -173,7 +163,7 @@ CheckStep DtypeCombination(int scores, int target, int weight, std::vector<int> 
         for (int k : same) {
             const aclTensor* t = TensorOf(op, k);
             if (t != nullptr && t->data_type != type)
-                return Own([&](const BroadcastOperation&) {
+                return checks::Rule([&](const BroadcastOperation&) {
                     return Text("Tensor %s has dtype %s; it must be %s's dtype %s (CANN's kernels take one dtype).",
                                 (k == kOut ? op.out : op.inputs[static_cast<size_t>(k)]).name,
                                 CannDtypeName(t->data_type).c_str(), op.inputs[static_cast<size_t>(scores)].name,
@@ -183,13 +173,13 @@ CheckStep DtypeCombination(int scores, int target, int weight, std::vector<int> 
         const int32_t target_type = TensorOf(op, target)->data_type;
         const bool int32_too = validation::OnRegisterBasedChip();
         if (target_type != ACL_INT64 && !(int32_too && target_type == ACL_INT32))
-            return Own([&](const BroadcastOperation&) {
+            return checks::Rule([&](const BroadcastOperation&) {
                 return Text("Tensor target not implemented for %s, should be in dtype support list %s.",
                             CannDtypeName(target_type).c_str(), int32_too ? "[DT_INT64,DT_INT32,]" : "[DT_INT64,]");
             })(op, state);
         const aclTensor* w = TensorOf(op, weight);
         if (w != nullptr && w->data_type != ACL_FLOAT)
-            return Own([&](const BroadcastOperation&) {
+            return checks::Rule([&](const BroadcastOperation&) {
                 return Text("Tensor weightOptional not implemented for %s, should be in dtype support list "
                             "[DT_FLOAT,].", CannDtypeName(w->data_type).c_str());
             })(op, state);
@@ -259,7 +249,7 @@ constexpr char kForwardNode[] = "CrossEntropyLoss";
 std::vector<CheckStep> ForwardShapes(bool register_based) {
     const char* node = kForwardNode;
     auto added = [register_based](const char* code, std::function<std::string(const BroadcastOperation&)> rule) {
-        return register_based ? Tiling(code, rule) : Own(rule);
+        return register_based ? Tiling(code, rule) : checks::Rule(rule);
     };
     return {
         added("EZ0011", [=](const BroadcastOperation& op) {
@@ -306,7 +296,7 @@ std::vector<CheckStep> ForwardShapes(bool register_based) {
 // aclnn-cpu's own: the outputs CANN's kernel writes hold what it writes (lossOut [N] for none, one element
 // otherwise; logProbOut input's shape).
 CheckStep ForwardOutShapes(int64_t reduction) {
-    return Own([reduction](const BroadcastOperation& op) -> std::string {
+    return checks::Rule([reduction](const BroadcastOperation& op) -> std::string {
         const Dims& x = DimsOf(op, kInputF);
         const Dims& loss = DimsOf(op, kOut);
         if (reduction == 0 && (loss.size() != 1 || loss[0] != x[0]))
@@ -336,7 +326,7 @@ constexpr char kGradNode[] = "CrossEntropyLossGrad";
 std::vector<CheckStep> GradShapes(int64_t reduction, bool register_based) {
     const char* node = kGradNode;
     auto added = [register_based](const char* code, std::function<std::string(const BroadcastOperation&)> rule) {
-        return register_based ? Tiling(code, rule) : Own(rule);
+        return register_based ? Tiling(code, rule) : checks::Rule(rule);
     };
     return {
         added("EZ0011", [=](const BroadcastOperation& op) {
@@ -450,7 +440,7 @@ aclnnStatus aclnnCrossEntropyLossGetWorkspaceSize(const aclTensor* input, const 
         }
         op.steps.push_back(ForwardOutShapes(reduction));
         AddEngineSteps(&op.steps, kInputF);
-        op.steps.push_back(Own([](const BroadcastOperation& op) {  // as lossOut's, for the second output written
+        op.steps.push_back(checks::Rule([](const BroadcastOperation& op) {  // as lossOut's, for the second output written
             const aclTensor* log_prob = TensorOf(op, kLogProbOutF);
             return validation::HasInternalOverlap(log_prob->view_dims, log_prob->strides)
                        ? std::string("logProbOut maps two elements to the same address; logProbOut must not overlap "
@@ -507,7 +497,7 @@ aclnnStatus aclnnCrossEntropyLossGradGetWorkspaceSize(const aclTensor* gradLoss,
         } else {
             op.steps.insert(op.steps.end(), shapes.begin(), shapes.end());
             // aclnn-cpu's own: the older chips' kernel has no label smoothing term (its output is undefined).
-            op.steps.push_back(Own([=](const BroadcastOperation&) {
+            op.steps.push_back(checks::Rule([=](const BroadcastOperation&) {
                 return smoothing == 0.0f
                            ? std::string()
                            : Text("labelSmoothing %s is not supported on this SoC: it should be 0.0 (CANN's kernel "
@@ -515,7 +505,7 @@ aclnnStatus aclnnCrossEntropyLossGradGetWorkspaceSize(const aclTensor* gradLoss,
                                   std::to_string(smoothing).c_str());
             }));
         }
-        op.steps.push_back(Own([](const BroadcastOperation& op) {
+        op.steps.push_back(checks::Rule([](const BroadcastOperation& op) {
             return DimsOf(op, kOut) == DimsOf(op, kLogProbB)
                        ? std::string()
                        : "out must have logProb's shape " + CannShapeString(DimsOf(op, kLogProbB)) + ", but got " +

@@ -10,7 +10,6 @@
 #include "aclnnop/aclnn_nll_loss2d.h"
 #include "aclnnop/aclnn_nll_loss2d_backward.h"
 #include "aclnnop/aclnn_nll_loss_backward.h"
-#include "common/error_message.h"
 #include "common/log.h"
 #include "engine/elementwise_operator.h"
 #include "ops/nll_loss/nll_loss_plan.h"
@@ -75,7 +74,6 @@ using ops::nll_loss::NllDescription;
 using validation::BroadcastOperation;
 using validation::CannShapeString;
 using validation::CheckStep;
-using validation::ValidationState;
 namespace checks = validation::checks;
 namespace nll = ops::nll_loss;
 constexpr int kOut = checks::kOut;
@@ -86,23 +84,10 @@ const Dims& DimsOf(const BroadcastOperation& op, int index) {
     return (index == kOut ? op.out : op.inputs[static_cast<size_t>(index)]).tensor->view_dims;
 }
 
-aclnnStatus Refuse(const BroadcastOperation& op, const std::string& text) {
-    SetErrorMessage(aclnn_cpu::kAclnnParameterError, "%s: %s", op.api, text.c_str());
-    return ACLNN_ERR_PARAM_INVALID;
-}
-
 std::string Format(const char* format, long long a) {
     char text[256];
     std::snprintf(text, sizeof text, format, a);
     return text;
-}
-
-// A check that holds unless `refused` returns a message (CANN's text for the rule broken).
-CheckStep Rule(std::function<std::string(const BroadcastOperation&)> refused) {
-    return [refused](const BroadcastOperation& op, ValidationState&) -> aclnnStatus {
-        const std::string text = refused(op);
-        return text.empty() ? ACLNN_SUCCESS : Refuse(op, text);
-    };
 }
 
 // CANN's kernel dtype: Ascend 950 computes self's dtype; the older chips FLOAT (FLOAT16 promoted), BFLOAT16 kept.
@@ -160,7 +145,7 @@ constexpr int kSelfF = 0, kTargetF = 1, kWeightF = 2, kTotalWeightOutF = 3;
 // aclnnNLLLoss's shapes: self [C] with target [], or self [N, C] with target [N]; weight [C]; out [N] for none
 // over [N, C], else one element of rank <= 1; totalWeightOut one element.
 CheckStep NllLossShapes(int64_t reduction) {
-    return Rule([reduction](const BroadcastOperation& op) -> std::string {
+    return checks::Rule([reduction](const BroadcastOperation& op) -> std::string {
         const Dims& self = DimsOf(op, kSelfF);
         const Dims& target = DimsOf(op, kTargetF);
         if (self.empty() || self.size() > 2) return "Input tensor should be 1D or 2D.";
@@ -195,7 +180,7 @@ CheckStep NllLossShapes(int64_t reduction) {
 // aclnnNLLLoss2d's shapes: self [N, C, H, W], weight's first dim C, target [N, H, W]; out target's shape for none,
 // else one element; totalWeightOut one element.
 CheckStep NllLoss2dShapes(int64_t reduction) {
-    return Rule([reduction](const BroadcastOperation& op) -> std::string {
+    return checks::Rule([reduction](const BroadcastOperation& op) -> std::string {
         const Dims& self = DimsOf(op, kSelfF);
         if (self.size() != 4) return "Input tensor dim should be 4D, other dim not supported.";
         const Dims& weight = DimsOf(op, kWeightF);
@@ -244,7 +229,7 @@ void AddEngineSteps(std::vector<CheckStep>* steps, int shape_of) {
 constexpr int kGradB = 0, kSelfB = 1, kTargetB = 2, kWeightB = 3, kTotalWeightB = 4;
 
 CheckStep NllLossBackwardShapes(int64_t reduction) {
-    return Rule([reduction](const BroadcastOperation& op) -> std::string {
+    return checks::Rule([reduction](const BroadcastOperation& op) -> std::string {
         const Dims& self = DimsOf(op, kSelfB);
         const Dims& target = DimsOf(op, kTargetB);
         if (self.empty() || self.size() > 2) return "Input tensor should be 1D or 2D.";
@@ -273,7 +258,7 @@ CheckStep NllLossBackwardShapes(int64_t reduction) {
 }
 
 CheckStep NllLoss2dBackwardShapes(int64_t reduction) {
-    return Rule([reduction](const BroadcastOperation& op) -> std::string {
+    return checks::Rule([reduction](const BroadcastOperation& op) -> std::string {
         const Dims& grad = DimsOf(op, kGradB);
         const Dims& target = DimsOf(op, kTargetB);
         if (reduction == 0 && grad != target)
