@@ -3,7 +3,8 @@
 # g++-aarch64-linux-gnu and the arm64 multiarch packages) and runs the whole ctest suite under qemu-user on
 # three CPU models: neoverse-n1 (NEON: the Kunpeng 920 class), max with 128-bit SVE (SVE2 at 128 bits) and
 # max with 512-bit SVE. On each it first checks which Highway targets the kernels dispatch to, so a silent
-# fall-back to NEON or to scalar code fails. Emulated timings mean nothing; the benchmark runs once as a smoke
+# fall-back to NEON or to scalar code fails, and that every target gives x86's digest; the numeric tests then run
+# each target once over the three models. Emulated timings mean nothing; the benchmark runs once as a smoke
 # test. On an aarch64 host this is the native suite: scripts/run_tests.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -50,6 +51,13 @@ declare -A expected_targets=(
     [max,sve128=on]="SVE2_128 SVE2 SVE NEON"
     [max,sve512=on]="SVE2 SVE NEON"
 )
+# CPU model -> the targets its ctest run covers (ACLNN_CPU_TEST_TARGETS): each target once over the three models, SVE
+# at 128 bits and at 512 (emulated SVE is slow; the digest above still checks every target on every model).
+declare -A tested_targets=(
+    [neoverse-n1]="NEON"
+    [max,sve128=on]="SVE2_128 SVE"
+    [max,sve512=on]="SVE2"
+)
 for cpu in neoverse-n1 max,sve128=on max,sve512=on; do
     echo "== qemu-aarch64, CPU model $cpu"
     export QEMU_CPU=$cpu
@@ -66,7 +74,8 @@ for cpu in neoverse-n1 max,sve128=on max,sve512=on; do
         exit 1
     fi
     echo "results on $cpu: the same values as x86's FMA targets (digest $x86_digest)"
-    ctest --preset aarch64 -j2
+    echo "the numeric tests on $cpu run on: ${tested_targets[$cpu]}"
+    ACLNN_CPU_TEST_TARGETS="${tested_targets[$cpu]}" ctest --preset aarch64 -j2
 done
 unset QEMU_CPU
 
