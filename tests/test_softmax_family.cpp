@@ -135,34 +135,40 @@ TEST_P(Family, EveryDimOfRandomShapesDtypesAndLayouts) {
     }
 }
 
-// Dense and random layouts of the same values, on 1, 2 and 3 threads: the same bits.
+// Dense and random layouts of the same values, on 1, 2 and 3 threads, in each dtype of the row: the same bits (the
+// dense FLOAT16 and BFLOAT16 rows converted by vector, the strided ones element by element).
 TEST_P(Family, SameBitsForAnyLayoutAndThreadCount) {
     const OperatorDescription& r = row();
     std::mt19937_64 rng(5700);
-    for (const std::vector<int64_t>& dims : {std::vector<int64_t>{64, 1000}, std::vector<int64_t>{300, 7, 33}}) {
-        for (int64_t dim = -static_cast<int64_t>(dims.size()); dim < static_cast<int64_t>(dims.size()); ++dim) {
-            std::mt19937_64 same(rng());
-            Call dense = MakeCall(r, dims, ACL_FLOAT, ACL_FLOAT, dim, same, Layouts::kDense);
-            std::vector<uint64_t> reference_bits;
-            for (int threads : {1, 2, 3}) {
-                ASSERT_EQ(aclnnCpuSetThreadCount(threads), 0);
-                ASSERT_EQ(dense.Run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
-                const std::vector<uint64_t> bits = OutBits(dense);
-                if (reference_bits.empty()) reference_bits = bits;
-                EXPECT_EQ(bits, reference_bits) << r.api_name << " dim " << dim << " on " << threads << " threads";
+    for (const aclDataType type : Dtypes(r)) {
+        for (const std::vector<int64_t>& dims : {std::vector<int64_t>{64, 1000}, std::vector<int64_t>{300, 7, 33}}) {
+            for (int64_t dim = -static_cast<int64_t>(dims.size()); dim < static_cast<int64_t>(dims.size()); ++dim) {
+                std::mt19937_64 same(rng());
+                Call dense = MakeCall(r, dims, type, type, dim, same, Layouts::kDense);
+                std::vector<uint64_t> reference_bits;
+                for (int threads : {1, 2, 3}) {
+                    ASSERT_EQ(aclnnCpuSetThreadCount(threads), 0);
+                    ASSERT_EQ(dense.Run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+                    const std::vector<uint64_t> bits = OutBits(dense);
+                    if (reference_bits.empty()) reference_bits = bits;
+                    EXPECT_EQ(bits, reference_bits) << r.api_name << " " << test_support::Describe(dense.out->spec())
+                                                    << " dim " << dim << " on " << threads << " threads";
+                }
+                aclnnCpuSetThreadCount(0);
+                Call strided = MakeCall(r, dims, type, type, dim, rng, Layouts::kRandomUnexpanded);
+                for (size_t k = 0; k < dense.inputs.size(); ++k) {
+                    const DeviceTensor& from = *dense.inputs[k];
+                    test_support::ForEachIndex(dims, [&](const std::vector<int64_t>& index) {
+                        strided.inputs[k]->SetStorage(strided.inputs[k]->StorageIndex(index),
+                                                      from.HostValue(from.StorageIndex(index)));
+                    });
+                    strided.inputs[k]->Upload();
+                }
+                ASSERT_EQ(strided.Run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+                EXPECT_EQ(OutBits(strided), reference_bits)
+                    << r.api_name << " " << test_support::Describe(dense.out->spec()) << " dim " << dim
+                    << ", strided layouts";
             }
-            aclnnCpuSetThreadCount(0);
-            Call strided = MakeCall(r, dims, ACL_FLOAT, ACL_FLOAT, dim, rng, Layouts::kRandomUnexpanded);
-            for (size_t k = 0; k < dense.inputs.size(); ++k) {
-                const DeviceTensor& from = *dense.inputs[k];
-                test_support::ForEachIndex(dims, [&](const std::vector<int64_t>& index) {
-                    strided.inputs[k]->SetStorage(strided.inputs[k]->StorageIndex(index),
-                                                  from.HostValue(from.StorageIndex(index)));
-                });
-                strided.inputs[k]->Upload();
-            }
-            ASSERT_EQ(strided.Run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
-            EXPECT_EQ(OutBits(strided), reference_bits) << r.api_name << " dim " << dim << ", strided layouts";
         }
     }
 }

@@ -11,6 +11,7 @@
 #include "engine/for_each_row.h"
 #include "engine/operand_address.h"
 #include "engine/scalar_access.h"
+#include "kernels/row_conversion.h"
 #include "validation/dtype_support.h"
 
 namespace aclnn_cpu::engine {
@@ -123,23 +124,63 @@ uint64_t AlongDimPlan::StagingBytes() const {
 
 bool AlongDimPlan::IsSmall() const { return numel_ <= kSmallElements; }
 
-bool AlongDimPlan::Direct(int into) const {
-    if (description_.compute_type != ACL_FLOAT || description_.input_cast_type >= 0) return false;
-    for (int k = 0; k < inputs_; ++k)
-        if (types_[k] != ACL_FLOAT || (row_strides_[k] != 4 && row_length_ > 1)) return false;
-    return types_[into] == ACL_FLOAT && (row_strides_[into] == 4 || row_length_ == 1);
+AlongDimPlan::RowAccess AlongDimPlan::Access(int k) const {
+    const int32_t compute = description_.compute_type, type = types_[k];
+    const bool sixteen_bits = type == ACL_FLOAT16 || type == ACL_BF16;
+    if (compute != ACL_FLOAT && compute != ACL_FLOAT16 && compute != ACL_BF16) return RowAccess::kScalar;
+    if (row_strides_[k] != DtypeSize(type) && row_length_ > 1) return RowAccess::kScalar;
+    if (k >= inputs_) {
+        // The results are rounded once: to out's dtype, which the compute type is or which is FLOAT itself.
+        if (type == ACL_FLOAT) return compute == ACL_FLOAT ? RowAccess::kInPlace : RowAccess::kScalar;
+        return sixteen_bits && (compute == ACL_FLOAT || compute == type) ? RowAccess::kVector : RowAccess::kScalar;
+    }
+    // The inputs' cast: to FLOAT or to their own dtype changes no value.
+    const int32_t cast = description_.input_cast_type;
+    if (cast >= 0 && cast != ACL_FLOAT && cast != type) return RowAccess::kScalar;
+    if (type == ACL_FLOAT) return RowAccess::kInPlace;
+    return sixteen_bits ? RowAccess::kVector : RowAccess::kScalar;
+}
+
+bool AlongDimPlan::ComputeVectorRows(const Bases& bases, int into, int64_t begin, int64_t end) const {
+    const int64_t n = row_length_;
+    // A buffer per operand converted by vector (inputs widened into it, results narrowed from it).
+    int converted = 0;
+    for (int k = 0; k < inputs_; ++k) converted += Access(k) == RowAccess::kVector;
+    converted += Access(into) == RowAccess::kVector;
+    std::unique_ptr<float[]> scratch;
+    if (converted > 0) {
+        scratch.reset(new (std::nothrow) float[static_cast<size_t>(n * converted)]);
+        if (!scratch) return false;
+    }
+    for (int64_t row = begin; row < end; ++row) {
+        const float* in[kMaxAlongDimInputs] = {};
+        float* next_buffer = scratch.get();
+        for (int k = 0; k < inputs_; ++k) {
+            const char* from = bases[k] + RowOffset(k, row);
+            if (Access(k) == RowAccess::kInPlace) {
+                in[k] = reinterpret_cast<const float*>(from);
+                continue;
+            }
+            kernels::WidenRow(reinterpret_cast<const uint16_t*>(from), types_[k] == ACL_BF16, n, next_buffer);
+            in[k] = next_buffer;
+            next_buffer += n;
+        }
+        char* to = bases[into] + RowOffset(into, row);
+        if (Access(into) == RowAccess::kInPlace) {
+            description_.float_row(in, n, reinterpret_cast<float*>(to));
+            continue;
+        }
+        description_.float_row(in, n, next_buffer);
+        kernels::NarrowRow(next_buffer, types_[into] == ACL_BF16, n, reinterpret_cast<uint16_t*>(to));
+    }
+    return true;
 }
 
 bool AlongDimPlan::ComputeRows(const Bases& bases, int into, int64_t begin, int64_t end) const {
     const int64_t n = row_length_;
-    if (Direct(into)) {
-        const float* in[kMaxAlongDimInputs] = {};
-        for (int64_t row = begin; row < end; ++row) {
-            for (int k = 0; k < inputs_; ++k) in[k] = reinterpret_cast<const float*>(bases[k] + RowOffset(k, row));
-            description_.float_row(in, n, reinterpret_cast<float*>(bases[into] + RowOffset(into, row)));
-        }
-        return true;
-    }
+    bool vector_rows = true;
+    for (int k = 0; k < inputs_; ++k) vector_rows = vector_rows && Access(k) != RowAccess::kScalar;
+    if (vector_rows && Access(into) != RowAccess::kScalar) return ComputeVectorRows(bases, into, begin, end);
     const bool in_double = description_.compute_type == ACL_DOUBLE;
     const size_t element = in_double ? sizeof(double) : sizeof(float);
     std::unique_ptr<char[]> scratch(new (std::nothrow) char[static_cast<size_t>(n) * element * (inputs_ + 1)]);

@@ -3,8 +3,9 @@
 // the shape into that dim and the rest once (the rest coalesced where every operand allows, in the manner of
 // the elementwise plan); phase 2 hands whole rows to threads, so each row is computed by one thread in a fixed
 // order and the results are the same bits for any thread count and layout. A row reaches its kernel as
-// contiguous values of the compute type: in place where the tensors are FLOAT and contiguous along the dim,
-// else gathered into a buffer and scattered back with the casts CANN's op_api makes around its kernel.
+// contiguous values of the compute type: in place where the tensors are FLOAT and contiguous along the dim, by
+// vector widening and narrowing where they are contiguous FLOAT16 or BFLOAT16, else gathered into a buffer and
+// scattered back with the casts CANN's op_api makes around its kernel.
 #pragma once
 
 #include <array>
@@ -63,7 +64,13 @@ private:
     // Runs fn(begin, end) over slices of rows on the threads; false where a slice returned false.
     template <class SliceFn>
     bool ForRowSlices(int threads, SliceFn&& fn) const;
-    bool Direct(int into) const;  // rows reach the kernel in place
+    // How a row of walk k reaches the fp32 kernel: in place (contiguous FLOAT read as it is), by the vector
+    // conversions (contiguous FLOAT16 or BFLOAT16 whose cast changes no value), or element by element.
+    enum class RowAccess { kInPlace, kVector, kScalar };
+    RowAccess Access(int k) const;
+    // Rows [begin, end) where every operand's access is in place or by vector; false where a buffer could not be
+    // allocated.
+    bool ComputeVectorRows(const Bases& bases, int into, int64_t begin, int64_t end) const;
     // The byte offset of row `row` in walk k.
     int64_t RowOffset(int k, int64_t row) const;
 

@@ -6,9 +6,12 @@
 
 #include <cstring>
 
+#include "common/float_convert.h"
 #include "hwy/cache_control.h"
 #include "hwy/highway.h"
 #include "kernels/elementwise_tiles-inl.h"
+#include "kernels/row_conversion.h"
+#include "kernels/vector_convert-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace aclnn_cpu::kernels::HWY_NAMESPACE {
@@ -75,6 +78,46 @@ void ConvertRow(ElementType from, const void* src, ElementType to, void* dst, in
     }
 }
 
+// n FLOAT16 or (bf16) BFLOAT16 values, contiguous, widened to fp32 exactly (a signalling FLOAT16 NaN may come out
+// quiet, as the F16C instructions make it; every use of the values is arithmetic, which quiets it anyway).
+void Widen16BitRow(const uint16_t* in, bool bf16, int64_t n, float* out) {
+    const DF df;
+    const hn::RebindToUnsigned<DF> du;
+    const hn::Rebind<uint16_t, DF> du16;
+    const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
+    int64_t i = 0;
+    for (; i + lanes <= n; i += lanes) {
+        const auto bits = hn::PromoteTo(du, hn::LoadU(du16, in + i));
+        hn::StoreU(bf16 ? Bf16BitsToFloat(df, bits)
+                        : HalfBitsToFloat(df, bits),
+                   df, out + i);
+    }
+    for (; i < n; ++i) {
+        uint16_t bits;
+        std::memcpy(&bits, in + i, sizeof bits);  // (any alignment)
+        out[i] = bf16 ? Bf16ToFloat(bits) : HalfToFloat(bits);
+    }
+}
+
+// n fp32 values rounded to FLOAT16 or (bf16) BFLOAT16, to nearest, ties to even, as CANN's CAST_RINT.
+void Narrow16BitRow(const float* in, bool bf16, int64_t n, uint16_t* out) {
+    const DF df;
+    const hn::Rebind<uint16_t, DF> du16;
+    const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
+    int64_t i = 0;
+    for (; i + lanes <= n; i += lanes) {
+        const auto v = hn::LoadU(df, in + i);
+        const auto bits = bf16 ? FloatToBf16Bits(df, v)
+                               : FloatToHalfBits(df, v);
+        // The 16-bit patterns fit an int32: its saturating demotion keeps them.
+        hn::StoreU(hn::DemoteTo(du16, hn::BitCast(hn::RebindToSigned<DF>(), bits)), du16, out + i);
+    }
+    for (; i < n; ++i) {
+        const uint16_t bits = bf16 ? FloatToBf16(in[i]) : FloatToHalf(in[i]);
+        std::memcpy(out + i, &bits, sizeof bits);
+    }
+}
+
 const char* TargetName() { return hwy::TargetName(HWY_TARGET); }
 
 // sums[j] += values[r * width + j] for r = 0, 1, ... rows - 1 in that order, each fp32 value widened to float64.
@@ -127,6 +170,16 @@ namespace aclnn_cpu::kernels {
 HWY_EXPORT(ConvertRow);
 HWY_EXPORT(TargetName);
 HWY_EXPORT(AddRowsToColumns);
+HWY_EXPORT(Widen16BitRow);
+HWY_EXPORT(Narrow16BitRow);
+
+void WidenRow(const uint16_t* in, bool bf16, int64_t n, float* out) {
+    HWY_DYNAMIC_DISPATCH(Widen16BitRow)(in, bf16, n, out);
+}
+
+void NarrowRow(const float* in, bool bf16, int64_t n, uint16_t* out) {
+    HWY_DYNAMIC_DISPATCH(Narrow16BitRow)(in, bf16, n, out);
+}
 
 void AddRowsToColumnSums(const float* values, int64_t rows, int64_t width, double* sums) {
     HWY_DYNAMIC_DISPATCH(AddRowsToColumns)(values, rows, width, sums);

@@ -14,7 +14,7 @@ HWY_BEFORE_NAMESPACE();
 namespace aclnn_cpu::ops::cross_entropy::HWY_NAMESPACE {
 
 RowKernels ChooseRowKernels() {
-    return {&LogProbRow, &SmoothingSum, &ScaledExpRow, &AddSmoothingRow, &WidenRow, &NarrowRow};
+    return {&LogProbRow, &SmoothingSum, &ScaledExpRow, &AddSmoothingRow};
 }
 
 }  // namespace aclnn_cpu::ops::cross_entropy::HWY_NAMESPACE

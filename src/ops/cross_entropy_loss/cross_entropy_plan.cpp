@@ -15,6 +15,7 @@
 #include "engine/operand_address.h"
 #include "engine/plan_operands.h"
 #include "engine/scalar_access.h"
+#include "kernels/row_conversion.h"
 #include "validation/dtype_support.h"
 
 namespace aclnn_cpu::ops::cross_entropy {
@@ -141,7 +142,7 @@ const float* CrossEntropyPlan::ReadRow(const Bases& bases, int k, int64_t n, flo
     const char* row = bases[k] + At(k, n, 0);
     if (t.data_type == ACL_FLOAT && dense) return reinterpret_cast<const float*>(row);
     if ((t.data_type == ACL_FLOAT16 || t.data_type == ACL_BF16) && dense) {
-        description_.kernels.widen(reinterpret_cast<const uint16_t*>(row), t.data_type == ACL_BF16, classes_, buffer);
+        kernels::WidenRow(reinterpret_cast<const uint16_t*>(row), t.data_type == ACL_BF16, classes_, buffer);
         return buffer;
     }
     for (int64_t c = 0; c < classes_; ++c) buffer[c] = Fp32(LoadValue(t.data_type, bases[k] + At(k, n, c)));
@@ -157,7 +158,7 @@ void CrossEntropyPlan::WriteRow(const Bases& bases, int k, int64_t n, const floa
         return;
     }
     if ((t.data_type == ACL_FLOAT16 || t.data_type == ACL_BF16) && dense) {
-        description_.kernels.narrow(values, t.data_type == ACL_BF16, classes_, reinterpret_cast<uint16_t*>(row));
+        kernels::NarrowRow(values, t.data_type == ACL_BF16, classes_, reinterpret_cast<uint16_t*>(row));
         return;
     }
     for (int64_t c = 0; c < classes_; ++c) StoreValue(t.data_type, bases[k] + At(k, n, c), values[c]);

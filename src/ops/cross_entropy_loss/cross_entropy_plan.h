@@ -30,9 +30,6 @@ struct RowKernels {
     float (*smoothing_sum)(const float* lp, const float* w, int64_t n);
     void (*scaled_exp)(const float* lp, int64_t n, float s, float* out);
     void (*add_smoothing)(const float* lp, const float* w, int64_t n, float k, float smooth, float* out);
-    // Contiguous FLOAT16 or BFLOAT16 rows to and from fp32.
-    void (*widen)(const uint16_t* in, bool bf16, int64_t n, float* out);
-    void (*narrow)(const float* in, bool bf16, int64_t n, uint16_t* out);
 };
 
 struct CrossEntropyDescription {

@@ -11,11 +11,8 @@
 #endif
 
 #include <cstdint>
-#include <cstring>
 
-#include "common/float_convert.h"
 #include "hwy/highway.h"
-#include "kernels/vector_convert-inl.h"
 #include "ops/softmax/softmax_rows-inl.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -83,46 +80,6 @@ inline void AddSmoothingRow(const float* lp, const float* w, int64_t n, float k,
         hn::StoreU(hn::Add(hn::Sub(hn::Mul(e, k_v), taken), hn::Load(df, previous)), df, to);
         done += count;
     });
-}
-
-// n FLOAT16 or (bf16) BFLOAT16 values, contiguous, widened to fp32 exactly (a signalling FLOAT16 NaN may come out
-// quiet, as the F16C instructions make it; every use of the values is arithmetic, which quiets it anyway).
-inline void WidenRow(const uint16_t* in, bool bf16, int64_t n, float* out) {
-    const DF df;
-    const hn::RebindToUnsigned<DF> du;
-    const hn::Rebind<uint16_t, DF> du16;
-    const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
-    int64_t i = 0;
-    for (; i + lanes <= n; i += lanes) {
-        const auto bits = hn::PromoteTo(du, hn::LoadU(du16, in + i));
-        hn::StoreU(bf16 ? kernels::HWY_NAMESPACE::Bf16BitsToFloat(df, bits)
-                        : kernels::HWY_NAMESPACE::HalfBitsToFloat(df, bits),
-                   df, out + i);
-    }
-    for (; i < n; ++i) {
-        uint16_t bits;
-        std::memcpy(&bits, in + i, sizeof bits);  // (any alignment)
-        out[i] = bf16 ? Bf16ToFloat(bits) : HalfToFloat(bits);
-    }
-}
-
-// n fp32 values rounded to FLOAT16 or (bf16) BFLOAT16, to nearest, ties to even, as CANN's CAST_RINT.
-inline void NarrowRow(const float* in, bool bf16, int64_t n, uint16_t* out) {
-    const DF df;
-    const hn::Rebind<uint16_t, DF> du16;
-    const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
-    int64_t i = 0;
-    for (; i + lanes <= n; i += lanes) {
-        const auto v = hn::LoadU(df, in + i);
-        const auto bits = bf16 ? kernels::HWY_NAMESPACE::FloatToBf16Bits(df, v)
-                               : kernels::HWY_NAMESPACE::FloatToHalfBits(df, v);
-        // The 16-bit patterns fit an int32: its saturating demotion keeps them.
-        hn::StoreU(hn::DemoteTo(du16, hn::BitCast(hn::RebindToSigned<DF>(), bits)), du16, out + i);
-    }
-    for (; i < n; ++i) {
-        const uint16_t bits = bf16 ? FloatToBf16(in[i]) : FloatToHalf(in[i]);
-        std::memcpy(out + i, &bits, sizeof bits);
-    }
 }
 
 }  // namespace aclnn_cpu::ops::cross_entropy::HWY_NAMESPACE
