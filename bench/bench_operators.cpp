@@ -53,12 +53,30 @@ struct FamilyForm {
     bench::TableForm Table() const { return {optional_given, hard_labels, summed_back, integers}; }
 };
 
+// The rows measured on [rows, C] class rows (bench::MakeClassRowOperator): along a dim or by class rows.
+bool ByRowsOfClasses(const aclnn_cpu::OperatorDescription& row) {
+    return row.iteration == aclnn_cpu::Iteration::kAlongDim || row.iteration == aclnn_cpu::Iteration::kClassRows;
+}
+
+// A small vocabulary, a language model's and a large one; each row's f32 and bf16 calls.
+constexpr int64_t kClassCounts[] = {1024, 32768, 262144};
+constexpr aclDataType kClassRowTypes[] = {ACL_FLOAT, ACL_BF16};
+// In cache: 1M elements (4 rows at the largest C), 4 MiB per f32 tensor: L3 holds a call's tensors and serves them
+// faster than these rows compute, and a call is long enough that its start and end cost little (at 256K elements a
+// call took longer per element than from memory).
+constexpr int64_t kClassRowsInCache = int64_t{1} << 20;
+
+// The name of a class-row pair after pair/, without its size and threads: class_rows/<row>/<dtype>/C:<C>/<what>.
+std::string ClassRowPair(const aclnn_cpu::OperatorDescription& row, aclDataType type, int64_t classes,
+                         const std::string& what) {
+    return std::string("class_rows/") + row.name + (type == ACL_FLOAT ? "/f32" : "/bf16") +
+           "/C:" + std::to_string(classes) + "/" + what;
+}
+
 std::vector<FamilyForm> FamilyForms(const aclnn_cpu::OperatorDescription& row) {
     std::vector<FamilyForm> forms;
-    // The NLL losses read one score per row of self, the fused cross-entropy has outputs of two shapes: no workload
-    // of the generic shapes measures them.
-    if (row.iteration == aclnn_cpu::Iteration::kClassIndex || row.iteration == aclnn_cpu::Iteration::kClassRows)
-        return forms;
+    // The NLL losses read one score per row of self; the rows of classes have their own pairs (class_rows/).
+    if (row.iteration == aclnn_cpu::Iteration::kClassIndex || ByRowsOfClasses(row)) return forms;
     const bool has_optional = aclnn_cpu::ReadInputCount(row, false) != aclnn_cpu::ReadInputCount(row);
     for (const bool optional_given : {true, false}) {
         if (!optional_given && !has_optional) continue;  // none to leave out
@@ -403,6 +421,53 @@ int main(int argc, char** argv) {
             }
         }
     }
+    // The class rows at 16M elements: against the plain loop over their own buffers (the rows' inputs of self's shape
+    // read, logProb or out written), and against the same call in cache, the yardstick where a core's arithmetic is
+    // slower than its memory.
+    for (int threads : thread_counts) {
+        const int64_t n = int64_t{1} << 24;
+        for (const aclnn_cpu::OperatorDescription& row : aclnn_cpu::kOperators) {
+            if (!ByRowsOfClasses(row)) continue;
+            for (const aclDataType type : kClassRowTypes) {
+                const int size = type == ACL_FLOAT ? 4 : 2;
+                for (const int64_t classes : kClassCounts) {
+                    auto call = [=, &row](int64_t elements, int call_threads) {
+                        return Factory([=, &row] {
+                            return bench::MakeClassRowOperator(row, type, elements / classes, classes, call_threads);
+                        });
+                    };
+                    auto pair = [&](const std::string& what, Factory a, PartnerFactory b, bool by_bytes) {
+                        WithRepetitions(benchmark::RegisterBenchmark(
+                                            Name("pair/" + ClassRowPair(row, type, classes, what), n, threads).c_str(),
+                                            BM_Paired, std::move(a), std::move(b), by_bytes)
+                                            ->UseRealTime()
+                                            ->MinTime(1.0));
+                    };
+                    pair("vs_loop", call(n, threads), PartnerFactory([=](const bench::Workload& first) {
+                             const int lent = static_cast<int>(first.Buffers(n * size).size());
+                             return bench::MakePlainLoop(lent - 1, size, n, threads, &first);
+                         }),
+                         true);
+                    const Factory in_cache = call(kClassRowsInCache, threads);
+                    pair("vs_in_cache", call(n, threads),
+                         PartnerFactory([=](const bench::Workload&) { return in_cache(); }), false);
+                    if (threads != 1) continue;
+                    // The in-cache headroom: the call against the plain loop of its traffic, both in cache.
+                    WithRepetitions(
+                        benchmark::RegisterBenchmark(
+                            Name("pair/headroom/" + ClassRowPair(row, type, classes, "vs_loop"), kClassRowsInCache, 1)
+                                .c_str(),
+                            BM_Paired, in_cache, PartnerFactory([=](const bench::Workload& first) {
+                                const int lent = static_cast<int>(first.Buffers(kClassRowsInCache * size).size());
+                                return bench::MakePlainLoop(lent - 1, size, kClassRowsInCache, 1, &first);
+                            }),
+                            true)
+                            ->UseRealTime()
+                            ->MinTime(0.5));
+                }
+            }
+        }
+    }
     // Compute headroom: one core, in cache.
     {
         const int64_t n = int64_t{1} << 18;
@@ -496,6 +561,19 @@ int main(int argc, char** argv) {
                               columns ? "(info)" : ">= 0.90", columns ? 0.0 : 0.9});
         }
     }
+    for (const aclnn_cpu::OperatorDescription& row : aclnn_cpu::kOperators) {
+        if (!ByRowsOfClasses(row)) continue;
+        for (const aclDataType type : kClassRowTypes) {
+            for (const int64_t classes : kClassCounts) {
+                const std::string what = std::string(row.api_name) + (aclnn_cpu::ReducesTo(row, 1) ? " mean" : "") +
+                                         ", " + (type == ACL_FLOAT ? "f32" : "bf16") + ", C " + std::to_string(classes);
+                family.push_back({ClassRowPair(row, type, classes, "vs_loop"),
+                                  what + " / loop of its traffic (bytes/s)", ">= 0.90", 0.9});
+                family.push_back({ClassRowPair(row, type, classes, "vs_in_cache"),
+                                  what + " / the same call in cache (elements/s)", "(yardstick)", 0.0});
+            }
+        }
+    }
     std::vector<bench::Target> family_headroom;
     for (const aclnn_cpu::OperatorDescription& row : aclnn_cpu::kOperators) {
         for (const FamilyForm& form : FamilyForms(row)) {
@@ -513,6 +591,16 @@ int main(int argc, char** argv) {
                                            " mean / sum loop of its reads, in cache (bytes/s)",
                                        "(info)", 0.0});
         }
+    }
+    for (const aclnn_cpu::OperatorDescription& row : aclnn_cpu::kOperators) {
+        if (!ByRowsOfClasses(row)) continue;
+        for (const aclDataType type : kClassRowTypes)
+            for (const int64_t classes : kClassCounts)
+                family_headroom.push_back({"headroom/" + ClassRowPair(row, type, classes, "vs_loop"),
+                                           std::string("compute headroom: ") + row.api_name + ", " +
+                                               (type == ACL_FLOAT ? "f32" : "bf16") + ", C " +
+                                               std::to_string(classes) + " / loop of its traffic, in cache (bytes/s)",
+                                           "(info)", 0.0});
     }
     bench::PrintRatioTable(reporter.results(), large, thread_counts, family, family_headroom);
     benchmark::Shutdown();

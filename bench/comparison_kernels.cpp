@@ -97,6 +97,11 @@ void PlainLoop2Read1Write16(const uint16_t* a, const uint16_t* b, uint16_t* out,
     for (int64_t i = 0; i < n; ++i) out[i] = static_cast<uint16_t>(a[i] ^ b[i]);
 }
 
+void PlainLoop1Read1Write16(const uint16_t* a, uint16_t* out, int64_t n, int threads) {
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int64_t i = 0; i < n; ++i) out[i] = static_cast<uint16_t>(a[i] ^ 1u);
+}
+
 void EagerComposite(const float* x, const float* y, const float* g, float norm, float* out, int64_t n, int threads,
                     const CompositeTemporaries& temporaries) {
     float* minus_y = temporaries.minus_y;

@@ -33,6 +33,7 @@ float PlainSum4Read(const float* a, const float* b, const float* c, const float*
 void PlainLoop3Read1Write16(const uint16_t* a, const uint16_t* b, const uint16_t* c, uint16_t* out, int64_t n,
                             int threads);
 void PlainLoop2Read1Write16(const uint16_t* a, const uint16_t* b, uint16_t* out, int64_t n, int threads);
+void PlainLoop1Read1Write16(const uint16_t* a, uint16_t* out, int64_t n, int threads);  // out[i] = a[i] ^ 1
 // And for int64 elements: out[i] = a[i] ^ b[i], and the sum of a[i] ^ b[i] (wrapping).
 void PlainLoop2Read1Write64(const int64_t* a, const int64_t* b, int64_t* out, int64_t n, int threads);
 int64_t PlainSum2Read64(const int64_t* a, const int64_t* b, int64_t n, int threads);

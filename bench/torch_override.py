@@ -82,9 +82,9 @@ def paired_modes(function, rounds, modes):
     return results
 
 
-def cross_entropy_steps(quick, rounds, generator):
+def cross_entropy_steps(rows, rounds, generator):
     """F.cross_entropy forward + backward over a 32K vocabulary, paired three ways."""
-    rows, classes = (256 if quick else 4096), 32768
+    classes = 32768
     modes = (("own", False, False), ("override", True, False), ("fused", True, True))
     print()
     print(f"| F.cross_entropy forward + backward, [{rows}, {classes}] | threads | PyTorch's own, median | "
@@ -120,12 +120,19 @@ def ratios(results, statistic):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="3 rounds instead of 7, and fewer sizes")
+    parser.add_argument("--cross-entropy-only", action="store_true", help="only the F.cross_entropy table")
+    parser.add_argument("--cross-entropy-rows", type=int, help="its rows (4096; 256 with --quick)")
     args = parser.parse_args()
     rounds = 3 if args.quick else 7
     print(f"CPU: {cpu_description()}; torch {torch.__version__}; "
           f"ACLNN_CPU_NUM_THREADS={os.environ.get('ACLNN_CPU_NUM_THREADS', '(unset)')}")
     generator = torch.Generator().manual_seed(0)
     previous = torch.get_num_threads()
+    cross_entropy_rows = args.cross_entropy_rows or (256 if args.quick else 4096)
+    if args.cross_entropy_only:
+        cross_entropy_steps(cross_entropy_rows, rounds, generator)
+        torch.set_num_threads(previous)
+        return
     print("| training step, float32 (mean + backward) | threads | PyTorch's own, median | aclnn_cpu.torch, median "
           "| own / override: best of 5 | own / override: median of 5 |")
     print("|---|---|---|---|---|---|")
@@ -154,7 +161,7 @@ def main():
         ours = statistics.median(statistics.median(r[True]) for r in results)
         print(f"| {count} elements | {own * 1e6:.1f} us | {ours * 1e6:.1f} us | "
               f"{summary(ratios(results, statistics.median))} |")
-    cross_entropy_steps(args.quick, rounds, generator)
+    cross_entropy_steps(cross_entropy_rows, rounds, generator)
     torch.set_num_threads(previous)
 
 

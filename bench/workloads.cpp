@@ -204,12 +204,8 @@ public:
         const bool summed_back = form.summed_back;
         const bool reduced = aclnn_cpu::ReducesTo(row, reduction);
         const bool over_first_dim = reduced && row.result == aclnn_cpu::ResultRule::kLossOverFirstDim;
-        // An operator along a dim: rows of a language model's vocabulary (32K classes) along the last dim.
-        constexpr int64_t kClasses = 32768;
-        const std::vector<int64_t> input_dims =
-            row.iteration == aclnn_cpu::Iteration::kAlongDim ? std::vector<int64_t>{n / kClasses, kClasses}
-            : over_first_dim || summed_back                  ? std::vector<int64_t>{n / 1024, 1024}
-                                                             : std::vector<int64_t>{n};
+        const std::vector<int64_t> input_dims = over_first_dim || summed_back ? std::vector<int64_t>{n / 1024, 1024}
+                                                                              : std::vector<int64_t>{n};
         const std::vector<int64_t> out_dims = over_first_dim ? std::vector<int64_t>{1024}
                                               : summed_back  ? std::vector<int64_t>{1, 1024}
                                               : reduced      ? std::vector<int64_t>{}
@@ -252,6 +248,80 @@ public:
     }
 
 private:
+    const aclnn_cpu::OperatorDescription& row_;
+    int threads_;
+    std::unique_ptr<DeviceBlock> workspace_;
+    uint64_t workspace_size_ = 0;
+};
+
+// A row along a dim (the softmax family) or by class rows (the fused cross-entropy) on [rows, classes] of one dtype,
+// through the row's own phase functions with its defaults and a mean: every input of self's shape except the
+// class-index targets ([rows], in range), the one-element ones ([1]) and, for a class-rows loss's mean, the incoming
+// gradient (0-d); optional and unread inputs absent. Credited with the bytes of its tensors of rows x classes
+// elements (the targets and sums are a few bytes per row, which the plain loop it is paired with does not move).
+class ClassRowWorkload : public ExecutorWorkload {
+public:
+    ClassRowWorkload(const aclnn_cpu::OperatorDescription& row, aclDataType type, int64_t rows, int64_t classes,
+                     int threads)
+        : row_(row), threads_(threads) {
+        const std::vector<int64_t> self_dims = {rows, classes}, per_sample = {rows}, one = {1}, none = {};
+        const bool along_dim = row.iteration == aclnn_cpu::Iteration::kAlongDim;
+        std::vector<const aclTensor*> inputs;
+        for (int k = 0; k < row.input_count; ++k) {
+            const aclnn_cpu::InputDescription& input = row.inputs[k];
+            if (input.optional || !input.values_read) {
+                inputs.push_back(nullptr);
+                continue;
+            }
+            const bool classes_index = input.domain == aclnn_cpu::ValueDomain::kClassIndex;
+            const std::vector<int64_t>& dims = along_dim || k == row.self_input  ? self_dims
+                                               : classes_index                   ? per_sample
+                                               : input.shape == aclnn_cpu::InputShape::kOneElement ? one
+                                                                                                   : none;
+            Add(dims, classes_index ? ACL_INT64 : type, static_cast<uint32_t>(k + 1), rows * classes);
+            if (classes_index) FillClassIndices(classes);
+            inputs.push_back(tensors_.back()->tensor());
+        }
+        aclTensor* outs[aclnn_cpu::kMaxOperatorOutputs] = {};
+        const bool reduced = !along_dim && !aclnn_cpu::IsGradient(row);  // a loss: its mean is 0-d
+        Add(reduced ? none : self_dims, type, 100, rows * classes);
+        outs[0] = tensors_.back()->tensor();
+        for (int k = 1; k < row.output_count; ++k) {
+            Add(row.more_outs[k - 1].shape == aclnn_cpu::OutputShape::kSelf ? self_dims : one, type,
+                static_cast<uint32_t>(100 + k), rows * classes);
+            outs[k] = tensors_.back()->tensor();
+        }
+        items_ = rows * classes;
+        double parameters[aclnn_cpu::kMaxOperatorParameters] = {};
+        for (int p = 0; p < row.parameter_count; ++p) parameters[p] = row.parameters[p].default_value;
+        aclnn_cpu::SetReductionValue(row, parameters, 1);
+        uint64_t workspace_size = 0;
+        FinishSetUp(row.get_workspace_size(inputs.data(), parameters, outs, &workspace_size, &executor_));
+        if (workspace_size > 0) workspace_ = std::make_unique<DeviceBlock>(static_cast<int64_t>(workspace_size));
+        workspace_size_ = workspace_size;
+    }
+    void Run() override {
+        setenv("ACLNN_CPU_NUM_THREADS", std::to_string(threads_).c_str(), 1);
+        row_.run(workspace_ != nullptr ? workspace_->data() : nullptr, workspace_size_, executor_, stream_);
+        aclrtSynchronizeStream(stream_);
+    }
+
+private:
+    // A tensor of `dims`; its bytes count where it holds `whole` elements.
+    void Add(const std::vector<int64_t>& dims, aclDataType type, uint32_t seed, int64_t whole) {
+        int64_t count = 1;
+        for (int64_t d : dims) count *= d;
+        tensors_.push_back(std::make_unique<BenchTensor>(dims, std::vector<int64_t>{}, type, seed));
+        if (count == whole) bytes_ += tensors_.back()->bytes();
+    }
+    // The last tensor's int64 values replaced by classes drawn uniformly from [0, classes).
+    void FillClassIndices(int64_t classes) {
+        auto* data = static_cast<int64_t*>(tensors_.back()->data());
+        if (data == nullptr) return;
+        std::mt19937_64 rng(7);
+        for (int64_t i = 0; i < tensors_.back()->bytes() / 8; ++i) data[i] = static_cast<int64_t>(rng() % classes);
+    }
+
     const aclnn_cpu::OperatorDescription& row_;
     int threads_;
     std::unique_ptr<DeviceBlock> workspace_;
@@ -354,7 +424,7 @@ public:
         items_ = n;
         // A loop that moved fewer bytes than it is credited with would flatter every ratio against it.
         const int most_reads = element_size == 4 ? 5 : element_size == 8 ? 2 : 3;
-        const int fewest_reads = element_size == 4 ? 1 : 2;
+        const int fewest_reads = element_size == 8 ? 2 : 1;
         if (reads < fewest_reads || reads > most_reads) {
             error_ = "no plain loop reads " + std::to_string(reads) + " arrays of " + std::to_string(element_size) +
                      "-byte elements (" + std::to_string(fewest_reads) + " to " + std::to_string(most_reads) + ")";
@@ -380,6 +450,8 @@ public:
                 default:
                     PlainLoop2Read1Write(at<float>(0), at<float>(1), at<float>(2), n_, threads_);
             }
+        } else if (reads_ == 1) {
+            PlainLoop1Read1Write16(at<uint16_t>(0), at<uint16_t>(1), n_, threads_);
         } else if (reads_ == 3) {
             PlainLoop3Read1Write16(at<uint16_t>(0), at<uint16_t>(1), at<uint16_t>(2), at<uint16_t>(3), n_, threads_);
         } else {
@@ -492,6 +564,11 @@ std::unique_ptr<Workload> MakeOperator(const std::string& variant, aclDataType t
 std::unique_ptr<Workload> MakeTableOperator(const aclnn_cpu::OperatorDescription& row, int64_t reduction, int64_t n,
                                             int threads, const TableForm& form) {
     return std::make_unique<TableOperatorWorkload>(row, reduction, n, threads, form);
+}
+
+std::unique_ptr<Workload> MakeClassRowOperator(const aclnn_cpu::OperatorDescription& row, aclDataType type,
+                                               int64_t rows, int64_t classes, int threads) {
+    return std::make_unique<ClassRowWorkload>(row, type, rows, classes, threads);
 }
 
 std::unique_ptr<Workload> MakePlainLoop(int reads, int element_size, int64_t n, int threads,

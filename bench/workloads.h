@@ -61,6 +61,11 @@ struct TableForm {
 std::unique_ptr<Workload> MakeTableOperator(const aclnn_cpu::OperatorDescription& row, int64_t reduction, int64_t n,
                                             int threads, const TableForm& form = {});
 
+// A row along a dim or by class rows (softmax's family, the fused cross-entropy) on [rows, classes] of `type`, its
+// mean where it has a reduction; bytes: its tensors of rows x classes elements.
+std::unique_ptr<Workload> MakeClassRowOperator(const aclnn_cpu::OperatorDescription& row, aclDataType type,
+                                               int64_t rows, int64_t classes, int threads);
+
 // Plain loops with the operator's traffic: reads + 1 write of element_size-byte elements (8: 2 reads, int64). Given a partner
 // (the operator it is paired with), the loop reads the first `reads` of its buffers of n elements and writes
 // the last: the same pages as the operator, so the pair's ratio does not depend on where two separate
