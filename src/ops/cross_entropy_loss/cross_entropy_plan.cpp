@@ -149,6 +149,12 @@ const float* CrossEntropyPlan::ReadRow(const Bases& bases, int k, int64_t n, flo
     return buffer;
 }
 
+float* CrossEntropyPlan::RowInPlace(const Bases& bases, int k, int64_t n) const {
+    const aclTensor* t = operands_[k].tensor;
+    if (t == nullptr || t->data_type != ACL_FLOAT || (t->strides[1] != 1 && classes_ != 1)) return nullptr;
+    return reinterpret_cast<float*>(bases[k] + At(k, n, 0));
+}
+
 void CrossEntropyPlan::WriteRow(const Bases& bases, int k, int64_t n, const float* values) const {
     const aclTensor& t = *operands_[k].tensor;
     const bool dense = t.strides[1] == 1 || classes_ == 1;
@@ -214,9 +220,10 @@ aclError CrossEntropyPlan::Forward(const Bases& bases, int threads) const {
             Sums sums;
             for (int64_t n = b * block_rows; n < std::min(rows_, (b + 1) * block_rows); ++n) {
                 const float* x = ReadRow(bases, kScores, n, x_buffer.get());
-                float* lp = staged ? staged_log_prob.get() + n * C : lp_buffer.get();
+                float* const in_place = staged ? nullptr : RowInPlace(bases, kLogProbOut, n);
+                float* lp = staged ? staged_log_prob.get() + n * C : in_place != nullptr ? in_place : lp_buffer.get();
                 d.kernels.log_prob(x, C, d.register_based, lp);
-                if (!staged) WriteRow(bases, kLogProbOut, n, lp);
+                if (!staged && in_place == nullptr) WriteRow(bases, kLogProbOut, n, lp);
                 const int64_t t = TargetAt(bases, n);
                 // An ignored sample: w * logProb 0, no smoothing, weight 0 (out of range only if target changed
                 // since the check).
@@ -340,7 +347,8 @@ aclError CrossEntropyPlan::Backward(const Bases& bases, int threads) const {
         }
         for (int64_t n = first * block_rows; n < std::min(rows_, last * block_rows); ++n) {
             const float* lp = ReadRow(bases, kScores, n, lp_buffer.get());
-            float* out = staged ? staged_out.get() + n * C : out_buffer.get();
+            float* const in_place = staged ? nullptr : RowInPlace(bases, kOut, n);
+            float* out = staged ? staged_out.get() + n * C : in_place != nullptr ? in_place : out_buffer.get();
             const int64_t t = TargetAt(bases, n);
             float s = 0, sm = 0;
             scales(n, t, &s, &sm);
@@ -355,7 +363,7 @@ aclError CrossEntropyPlan::Backward(const Bases& bases, int threads) const {
                 }
                 d.kernels.add_smoothing(lp, weight, C, k, sm, out);
             }
-            if (!staged) WriteRow(bases, kOut, n, out);
+            if (!staged && in_place == nullptr) WriteRow(bases, kOut, n, out);
         }
     });
     if (!allocated) return ACL_ERROR_RT_MEMORY_ALLOCATION;

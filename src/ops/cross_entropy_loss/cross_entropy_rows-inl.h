@@ -22,23 +22,26 @@ namespace sm = softmax::HWY_NAMESPACE;
 using kernels::HWY_NAMESPACE::DF;
 
 // logProb of a row x of n (n > 0): sum = the row's sum of exp(x - max), then Atlas A2/A3's x - (log(sum) + max)
-// or (max_first) Ascend 950's (x - max) - log(sum). lp may be x.
+// or (max_first) Ascend 950's (x - max) - log(sum). lp may be x. x (A2/A3) or x - max (950) goes to lp in the pass
+// that sums, so that lp's lines are fetched while that pass computes; the last pass works in place.
 inline void LogProbRow(const float* x, int64_t n, bool max_first, float* lp) {
     const DF df;
     const float max = sm::RowMax(x, n);
     const auto max_v = hn::Set(df, max);
-    const float sum = sm::RowSum(&x, 1, n, 0.0f, [&](const float* const* from) {
-        return kernels::HWY_NAMESPACE::VectorExp(df, hn::Sub(hn::LoadU(df, from[0]), max_v));
-    });
+    const float sum = sm::RowSumStoring(
+        &x, 1, n, 0.0f,
+        [&](const float* const* from) {
+            return kernels::HWY_NAMESPACE::VectorExp(df, hn::Sub(hn::LoadU(df, from[0]), max_v));
+        },
+        [&](const float* const* from, hn::Vec<DF>) {
+            const auto v = hn::LoadU(df, from[0]);
+            return max_first ? hn::Sub(v, max_v) : v;
+        },
+        lp);
     const auto log_sum = kernels::HWY_NAMESPACE::VectorLog(df, hn::Set(df, sum));
-    if (max_first) {
-        sm::ForEachVector(&x, 1, n, lp, 0.0f, [&](const float* const* from, float* to, int64_t) {
-            hn::StoreU(hn::Sub(hn::Sub(hn::LoadU(df, from[0]), max_v), log_sum), df, to);
-        });
-        return;
-    }
-    const auto shift = hn::Add(log_sum, max_v);
-    sm::ForEachVector(&x, 1, n, lp, 0.0f, [&](const float* const* from, float* to, int64_t) {
+    const auto shift = max_first ? log_sum : hn::Add(log_sum, max_v);
+    const float* kept = lp;
+    sm::ForEachVector(&kept, 1, n, lp, 0.0f, [&](const float* const* from, float* to, int64_t) {
         hn::StoreU(hn::Sub(hn::LoadU(df, from[0]), shift), df, to);
     });
 }

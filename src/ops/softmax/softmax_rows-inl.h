@@ -88,13 +88,13 @@ HWY_INLINE float LanesToFloat(kernels::SumAccumulator& sums) {
     return static_cast<float>(sums.lanes[0]);
 }
 
-// Sums the values value(from) gives for each vector of the row, where value is an elementwise fp32 step; the
-// values are stored into `store` too where it is not null (store may be the row's input: each vector is read
-// before it is written). Whole groups of kSumLanes go straight into the float64 lanes held in registers, the rest
-// through a buffer: the same lanes and order either way (kernels/sum_accumulation-inl.h).
-template <class Value>
-HWY_INLINE float RowSum(const float* const* in, int inputs, int64_t n, float pad, Value&& value,
-                        float* store = nullptr) {
+// Sums the values value(from) gives for each vector of the row, where value is an elementwise fp32 step; where
+// `store` is not null, stored(from, v) is stored there for each vector v of values (store may be the row's input:
+// each vector is read before it is written). Whole groups of kSumLanes go straight into the float64 lanes held in
+// registers, the rest through a buffer: the same lanes and order either way (kernels/sum_accumulation-inl.h).
+template <class Value, class Stored>
+HWY_INLINE float RowSumStoring(const float* const* in, int inputs, int64_t n, float pad, Value&& value,
+                               Stored&& stored, float* store) {
     const DF df;
     kernels::SumAccumulator sums;
     int64_t done = 0;
@@ -108,7 +108,7 @@ HWY_INLINE float RowSum(const float* const* in, int inputs, int64_t n, float pad
                 const int64_t at = done + slot * kLanes;
                 const float* from[2] = {in[0] + at, inputs > 1 ? in[1] + at : nullptr};
                 const auto v = value(from);
-                if (store != nullptr) hn::StoreU(v, df, store + at);
+                if (store != nullptr) hn::StoreU(stored(from, v), df, store + at);
                 lanes.Add(slot, v);
             }
         }
@@ -122,7 +122,7 @@ HWY_INLINE float RowSum(const float* const* in, int inputs, int64_t n, float pad
                   [&](const float* const* from, float* to, int64_t count) {
         const auto v = value(from);
         hn::Store(v, df, block + filled);
-        if (to != nullptr) hn::StoreU(v, df, to);
+        if (to != nullptr) hn::StoreU(stored(from, v), df, to);
         filled += count;
         if (filled + static_cast<int64_t>(hn::Lanes(df)) > kSumBlock || count < static_cast<int64_t>(hn::Lanes(df))) {
             kernels::HWY_NAMESPACE::AccumulateSums(block, filled, position, &sums);
@@ -132,6 +132,13 @@ HWY_INLINE float RowSum(const float* const* in, int inputs, int64_t n, float pad
     });
     if (filled > 0) kernels::HWY_NAMESPACE::AccumulateSums(block, filled, position, &sums);
     return LanesToFloat(sums);
+}
+
+// RowSumStoring that stores the values it sums.
+template <class Value>
+HWY_INLINE float RowSum(const float* const* in, int inputs, int64_t n, float pad, Value&& value,
+                        float* store = nullptr) {
+    return RowSumStoring(in, inputs, n, pad, value, [](const float* const*, hn::Vec<DF> v) { return v; }, store);
 }
 
 // softmax: e = exp(x - max), sum = the row's sum of e, y = e / sum (a true divide, as the kernel's Div). e goes to
@@ -148,16 +155,22 @@ inline void SoftmaxRow(const float* const* in, int64_t n, float* out) {
     });
 }
 
-// log-softmax: d = x - max, sum = the row's sum of exp(d), y = d - log(sum), as the arch35 kernel groups it.
+// log-softmax: d = x - max, sum = the row's sum of exp(d), y = d - log(sum), as the arch35 kernel groups it. d goes
+// to out in the pass that sums exp(d), so that out's lines are fetched while that pass computes, then out - log(sum)
+// in place.
 inline void LogSoftmaxRow(const float* const* in, int64_t n, float* out) {
     const DF df;
     const auto max = hn::Set(df, RowMax(in[0], n));
-    const float sum = RowSum(in, 1, n, 0.0f, [&](const float* const* from) {
-        return kernels::HWY_NAMESPACE::VectorExp(df, hn::Sub(hn::LoadU(df, from[0]), max));
-    });
+    const float sum = RowSumStoring(
+        in, 1, n, 0.0f,
+        [&](const float* const* from) {
+            return kernels::HWY_NAMESPACE::VectorExp(df, hn::Sub(hn::LoadU(df, from[0]), max));
+        },
+        [&](const float* const* from, hn::Vec<DF>) { return hn::Sub(hn::LoadU(df, from[0]), max); }, out);
     const auto log_sum = kernels::HWY_NAMESPACE::VectorLog(df, hn::Set(df, sum));
-    ForEachVector(in, 1, n, out, 0.0f, [&](const float* const* from, float* to, int64_t) {
-        hn::StoreU(hn::Sub(hn::Sub(hn::LoadU(df, from[0]), max), log_sum), df, to);
+    const float* d = out;
+    ForEachVector(&d, 1, n, out, 0.0f, [&](const float* const* from, float* to, int64_t) {
+        hn::StoreU(hn::Sub(hn::LoadU(df, from[0]), log_sum), df, to);
     });
 }
 
