@@ -195,11 +195,36 @@ private:
     int threads_;
 };
 
-class TableOperatorWorkload : public ExecutorWorkload {
+// A table row's call with a workspace: its executor run on `threads` threads.
+class RowCallWorkload : public ExecutorWorkload {
+public:
+    void Run() override {
+        setenv("ACLNN_CPU_NUM_THREADS", std::to_string(threads_).c_str(), 1);
+        row_.run(workspace_ != nullptr ? workspace_->data() : nullptr, workspace_size_, executor_, stream_);
+        aclrtSynchronizeStream(stream_);
+    }
+
+protected:
+    RowCallWorkload(const aclnn_cpu::OperatorDescription& row, int threads) : row_(row), threads_(threads) {}
+    // After phase 1: the executor made repeatable, and the workspace it asked for.
+    void FinishCallSetUp(aclnnStatus phase1_status, uint64_t workspace_size) {
+        FinishSetUp(phase1_status);
+        if (workspace_size > 0) workspace_ = std::make_unique<DeviceBlock>(static_cast<int64_t>(workspace_size));
+        workspace_size_ = workspace_size;
+    }
+
+private:
+    const aclnn_cpu::OperatorDescription& row_;
+    int threads_;
+    std::unique_ptr<DeviceBlock> workspace_;
+    uint64_t workspace_size_ = 0;
+};
+
+class TableOperatorWorkload : public RowCallWorkload {
 public:
     TableOperatorWorkload(const aclnn_cpu::OperatorDescription& row, int64_t reduction, int64_t n, int threads,
                           const TableForm& form)
-        : row_(row), threads_(threads) {
+        : RowCallWorkload(row, threads) {
         const bool optional_given = form.optional_given, hard_labels = form.hard_labels;
         const bool summed_back = form.summed_back;
         const bool reduced = aclnn_cpu::ReducesTo(row, reduction);
@@ -236,22 +261,10 @@ public:
         for (int p = 0; p < row.parameter_count; ++p) parameters[p] = row.parameters[p].default_value;
         aclnn_cpu::SetReductionValue(row, parameters, reduction);
         uint64_t workspace_size = 0;
-        FinishSetUp(row.Phase1(inputs.data(), parameters, tensors_.back()->tensor(), &workspace_size,
-                                           &executor_));
-        if (workspace_size > 0) workspace_ = std::make_unique<DeviceBlock>(static_cast<int64_t>(workspace_size));
-        workspace_size_ = workspace_size;
+        const aclnnStatus status =
+            row.Phase1(inputs.data(), parameters, tensors_.back()->tensor(), &workspace_size, &executor_);
+        FinishCallSetUp(status, workspace_size);
     }
-    void Run() override {
-        setenv("ACLNN_CPU_NUM_THREADS", std::to_string(threads_).c_str(), 1);
-        row_.run(workspace_ != nullptr ? workspace_->data() : nullptr, workspace_size_, executor_, stream_);
-        aclrtSynchronizeStream(stream_);
-    }
-
-private:
-    const aclnn_cpu::OperatorDescription& row_;
-    int threads_;
-    std::unique_ptr<DeviceBlock> workspace_;
-    uint64_t workspace_size_ = 0;
 };
 
 // A row along a dim (the softmax family) or by class rows (the fused cross-entropy) on [rows, classes] of one dtype,
@@ -259,11 +272,11 @@ private:
 // class-index targets ([rows], in range), the one-element ones ([1]) and, for a class-rows loss's mean, the incoming
 // gradient (0-d); optional and unread inputs absent. Credited with the bytes of its tensors of rows x classes
 // elements (the targets and sums are a few bytes per row, which the plain loop it is paired with does not move).
-class ClassRowWorkload : public ExecutorWorkload {
+class ClassRowWorkload : public RowCallWorkload {
 public:
     ClassRowWorkload(const aclnn_cpu::OperatorDescription& row, aclDataType type, int64_t rows, int64_t classes,
                      int threads)
-        : row_(row), threads_(threads) {
+        : RowCallWorkload(row, threads) {
         const std::vector<int64_t> self_dims = {rows, classes}, per_sample = {rows}, one = {1}, none = {};
         const bool along_dim = row.iteration == aclnn_cpu::Iteration::kAlongDim;
         std::vector<const aclTensor*> inputs;
@@ -296,14 +309,8 @@ public:
         for (int p = 0; p < row.parameter_count; ++p) parameters[p] = row.parameters[p].default_value;
         aclnn_cpu::SetReductionValue(row, parameters, 1);
         uint64_t workspace_size = 0;
-        FinishSetUp(row.get_workspace_size(inputs.data(), parameters, outs, &workspace_size, &executor_));
-        if (workspace_size > 0) workspace_ = std::make_unique<DeviceBlock>(static_cast<int64_t>(workspace_size));
-        workspace_size_ = workspace_size;
-    }
-    void Run() override {
-        setenv("ACLNN_CPU_NUM_THREADS", std::to_string(threads_).c_str(), 1);
-        row_.run(workspace_ != nullptr ? workspace_->data() : nullptr, workspace_size_, executor_, stream_);
-        aclrtSynchronizeStream(stream_);
+        FinishCallSetUp(row.get_workspace_size(inputs.data(), parameters, outs, &workspace_size, &executor_),
+                        workspace_size);
     }
 
 private:
@@ -322,10 +329,6 @@ private:
         for (int64_t i = 0; i < tensors_.back()->bytes() / 8; ++i) data[i] = static_cast<int64_t>(rng() % classes);
     }
 
-    const aclnn_cpu::OperatorDescription& row_;
-    int threads_;
-    std::unique_ptr<DeviceBlock> workspace_;
-    uint64_t workspace_size_ = 0;
 };
 
 // Arrays for the comparison kernels: `reads` inputs and `writes` outputs of n elements. Borrowed from the
