@@ -135,18 +135,20 @@ TEST_P(Family, EveryDimOfRandomShapesDtypesAndLayouts) {
     }
 }
 
-// Dense and random layouts of the same values, on 1, 2 and 3 threads, in each dtype of the row: the same bits (the
-// dense FLOAT16 and BFLOAT16 rows converted by vector, the strided ones element by element).
+// Dense and random layouts of the same values, on 1, 2 and 3 threads (FLOAT) or one (FLOAT16, BFLOAT16, where the
+// dense rows are converted by vector and the strided ones element by element): the same bits.
 TEST_P(Family, SameBitsForAnyLayoutAndThreadCount) {
     const OperatorDescription& r = row();
     std::mt19937_64 rng(5700);
     for (const aclDataType type : Dtypes(r)) {
+        if (type == ACL_DOUBLE) continue;  // not the fp32 kernels: CANN's AICPU rows, in order
+        const std::vector<int> thread_counts = type == ACL_FLOAT ? std::vector<int>{1, 2, 3} : std::vector<int>{1};
         for (const std::vector<int64_t>& dims : {std::vector<int64_t>{64, 1000}, std::vector<int64_t>{300, 7, 33}}) {
             for (int64_t dim = -static_cast<int64_t>(dims.size()); dim < static_cast<int64_t>(dims.size()); ++dim) {
                 std::mt19937_64 same(rng());
                 Call dense = MakeCall(r, dims, type, type, dim, same, Layouts::kDense);
                 std::vector<uint64_t> reference_bits;
-                for (int threads : {1, 2, 3}) {
+                for (int threads : thread_counts) {
                     ASSERT_EQ(aclnnCpuSetThreadCount(threads), 0);
                     ASSERT_EQ(dense.Run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
                     const std::vector<uint64_t> bits = OutBits(dense);

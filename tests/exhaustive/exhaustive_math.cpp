@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "common/float_convert.h"
+#include "support/named_simd_targets.h"
 #include "hwy/highway.h"
 #include "kernels/vector_exp-inl.h"
 #include "kernels/vector_log-inl.h"
@@ -469,9 +470,14 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "--stride must be at least 1; --function is exp, loss, log or sigmoid\n");
         return 2;
     }
-    std::vector<TargetFunctions> targets;
+    std::vector<int64_t> available, named;
     for (const TargetFunctions& t : Targets())
-        if (hwy::SupportedTargets() & t.target) targets.push_back(t);
+        if (hwy::SupportedTargets() & t.target) available.push_back(t.target);
+    if (!available.empty() && !test_support::ChooseNamedTargets(available, &named)) return 1;
+    std::vector<TargetFunctions> targets;
+    for (const int64_t target : named)
+        for (const TargetFunctions& t : Targets())
+            if (t.target == target) targets.push_back(t);
     if (targets.empty()) {
         std::fprintf(stderr, "no compiled SIMD target runs on this CPU\n");
         return 1;
