@@ -143,10 +143,13 @@ AlongDimPlan::RowAccess AlongDimPlan::Access(int k) const {
 
 bool AlongDimPlan::ComputeVectorRows(const Bases& bases, int into, int64_t begin, int64_t end) const {
     const int64_t n = row_length_;
+    RowAccess access[kWalks] = {};
+    for (int k = 0; k < inputs_; ++k) access[k] = Access(k);
+    access[into] = Access(into);
     // A buffer per operand converted by vector (inputs widened into it, results narrowed from it).
     int converted = 0;
-    for (int k = 0; k < inputs_; ++k) converted += Access(k) == RowAccess::kVector;
-    converted += Access(into) == RowAccess::kVector;
+    for (int k = 0; k < inputs_; ++k) converted += access[k] == RowAccess::kVector;
+    converted += access[into] == RowAccess::kVector;
     std::unique_ptr<float[]> scratch;
     if (converted > 0) {
         scratch.reset(new (std::nothrow) float[static_cast<size_t>(n * converted)]);
@@ -157,7 +160,7 @@ bool AlongDimPlan::ComputeVectorRows(const Bases& bases, int into, int64_t begin
         float* next_buffer = scratch.get();
         for (int k = 0; k < inputs_; ++k) {
             const char* from = bases[k] + RowOffset(k, row);
-            if (Access(k) == RowAccess::kInPlace) {
+            if (access[k] == RowAccess::kInPlace) {
                 in[k] = reinterpret_cast<const float*>(from);
                 continue;
             }
@@ -166,7 +169,7 @@ bool AlongDimPlan::ComputeVectorRows(const Bases& bases, int into, int64_t begin
             next_buffer += n;
         }
         char* to = bases[into] + RowOffset(into, row);
-        if (Access(into) == RowAccess::kInPlace) {
+        if (access[into] == RowAccess::kInPlace) {
             description_.float_row(in, n, reinterpret_cast<float*>(to));
             continue;
         }

@@ -137,10 +137,10 @@ bool CrossEntropyPlan::OutputsOverlapInputs(const Bases& bases) const {
 }
 
 const float* CrossEntropyPlan::ReadRow(const Bases& bases, int k, int64_t n, float* buffer) const {
+    if (const float* in_place = RowInPlace(bases, k, n)) return in_place;
     const aclTensor& t = *operands_[k].tensor;
     const bool dense = t.strides[1] == 1 || classes_ == 1;
     const char* row = bases[k] + At(k, n, 0);
-    if (t.data_type == ACL_FLOAT && dense) return reinterpret_cast<const float*>(row);
     if ((t.data_type == ACL_FLOAT16 || t.data_type == ACL_BF16) && dense) {
         kernels::WidenRow(reinterpret_cast<const uint16_t*>(row), t.data_type == ACL_BF16, classes_, buffer);
         return buffer;
@@ -156,13 +156,13 @@ float* CrossEntropyPlan::RowInPlace(const Bases& bases, int k, int64_t n) const 
 }
 
 void CrossEntropyPlan::WriteRow(const Bases& bases, int k, int64_t n, const float* values) const {
+    if (float* in_place = RowInPlace(bases, k, n)) {
+        std::memcpy(in_place, values, static_cast<size_t>(classes_) * sizeof(float));
+        return;
+    }
     const aclTensor& t = *operands_[k].tensor;
     const bool dense = t.strides[1] == 1 || classes_ == 1;
     char* row = bases[k] + At(k, n, 0);
-    if (t.data_type == ACL_FLOAT && dense) {
-        std::memcpy(row, values, static_cast<size_t>(classes_) * sizeof(float));
-        return;
-    }
     if ((t.data_type == ACL_FLOAT16 || t.data_type == ACL_BF16) && dense) {
         kernels::NarrowRow(values, t.data_type == ACL_BF16, classes_, reinterpret_cast<uint16_t*>(row));
         return;

@@ -70,7 +70,7 @@ private:
     // Row n of tensor k as fp32 values: the tensor's own memory where it is FLOAT and dense along C, else `buffer`.
     const float* ReadRow(const Bases& bases, int k, int64_t n, float* buffer) const;
     void WriteRow(const Bases& bases, int k, int64_t n, const float* values) const;
-    // Row n of output k where the kernels can write it in place (a FLOAT row, contiguous), else nullptr.
+    // Row n of tensor k where the kernels can read or write it in place (a FLOAT row, contiguous), else nullptr.
     float* RowInPlace(const Bases& bases, int k, int64_t n) const;
     // The weight's C values as fp32 into *values (left null without a weight); false where they cannot be allocated.
     bool LoadWeights(const Bases& bases, std::unique_ptr<float[]>* values) const;
