@@ -66,11 +66,13 @@ constexpr aclDataType kClassRowTypes[] = {ACL_FLOAT, ACL_BF16};
 // call took longer per element than from memory).
 constexpr int64_t kClassRowsInCache = int64_t{1} << 20;
 
+const char* ClassRowTypeName(aclDataType type) { return type == ACL_FLOAT ? "f32" : "bf16"; }
+
 // The name of a class-row pair after pair/, without its size and threads: class_rows/<row>/<dtype>/C:<C>/<what>.
 std::string ClassRowPair(const aclnn_cpu::OperatorDescription& row, aclDataType type, int64_t classes,
                          const std::string& what) {
-    return std::string("class_rows/") + row.name + (type == ACL_FLOAT ? "/f32" : "/bf16") +
-           "/C:" + std::to_string(classes) + "/" + what;
+    return std::string("class_rows/") + row.name + "/" + ClassRowTypeName(type) + "/C:" + std::to_string(classes) +
+           "/" + what;
 }
 
 std::vector<FamilyForm> FamilyForms(const aclnn_cpu::OperatorDescription& row) {
@@ -443,11 +445,14 @@ int main(int argc, char** argv) {
                                             ->UseRealTime()
                                             ->MinTime(1.0));
                     };
-                    pair("vs_loop", call(n, threads), PartnerFactory([=](const bench::Workload& first) {
-                             const int lent = static_cast<int>(first.Buffers(n * size).size());
-                             return bench::MakePlainLoop(lent - 1, size, n, threads, &first);
-                         }),
-                         true);
+                    // The plain loop over a call's buffers of `elements`: all but the last read, the last written.
+                    auto loop_of_its_traffic = [=](int64_t elements, int loop_threads) {
+                        return PartnerFactory([=](const bench::Workload& first) {
+                            const int lent = static_cast<int>(first.Buffers(elements * size).size());
+                            return bench::MakePlainLoop(lent - 1, size, elements, loop_threads, &first);
+                        });
+                    };
+                    pair("vs_loop", call(n, threads), loop_of_its_traffic(n, threads), true);
                     const Factory in_cache = call(kClassRowsInCache, threads);
                     pair("vs_in_cache", call(n, threads),
                          PartnerFactory([=](const bench::Workload&) { return in_cache(); }), false);
@@ -457,11 +462,7 @@ int main(int argc, char** argv) {
                         benchmark::RegisterBenchmark(
                             Name("pair/headroom/" + ClassRowPair(row, type, classes, "vs_loop"), kClassRowsInCache, 1)
                                 .c_str(),
-                            BM_Paired, in_cache, PartnerFactory([=](const bench::Workload& first) {
-                                const int lent = static_cast<int>(first.Buffers(kClassRowsInCache * size).size());
-                                return bench::MakePlainLoop(lent - 1, size, kClassRowsInCache, 1, &first);
-                            }),
-                            true)
+                            BM_Paired, in_cache, loop_of_its_traffic(kClassRowsInCache, 1), true)
                             ->UseRealTime()
                             ->MinTime(0.5));
                 }
@@ -566,7 +567,7 @@ int main(int argc, char** argv) {
         for (const aclDataType type : kClassRowTypes) {
             for (const int64_t classes : kClassCounts) {
                 const std::string what = std::string(row.api_name) + (aclnn_cpu::ReducesTo(row, 1) ? " mean" : "") +
-                                         ", " + (type == ACL_FLOAT ? "f32" : "bf16") + ", C " + std::to_string(classes);
+                                         ", " + ClassRowTypeName(type) + ", C " + std::to_string(classes);
                 family.push_back({ClassRowPair(row, type, classes, "vs_loop"),
                                   what + " / loop of its traffic (bytes/s)", ">= 0.90", 0.9});
                 family.push_back({ClassRowPair(row, type, classes, "vs_in_cache"),
@@ -598,7 +599,7 @@ int main(int argc, char** argv) {
             for (const int64_t classes : kClassCounts)
                 family_headroom.push_back({"headroom/" + ClassRowPair(row, type, classes, "vs_loop"),
                                            std::string("compute headroom: ") + row.api_name + ", " +
-                                               (type == ACL_FLOAT ? "f32" : "bf16") + ", C " +
+                                               ClassRowTypeName(type) + ", C " +
                                                std::to_string(classes) + " / loop of its traffic, in cache (bytes/s)",
                                            "(info)", 0.0});
     }
